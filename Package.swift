@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "InjectableKit",
+    // Observation needs macOS 14 / iOS 17; the library's locks and atomics come from the
+    // Synchronization module, which needs macOS 15 / iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "InjectableKit", targets: ["InjectableKit"]),
+        .executable(name: "Demo", targets: ["Demo"]),
+    ],
+    targets: [
+        // Library
+        .target(name: "InjectableKit"),
+
+        // Demo
+        .target(name: "DemoKit", dependencies: ["InjectableKit"], path: "Demo/DemoKit"),
+        .executableTarget(name: "Demo", dependencies: ["DemoKit"], path: "Demo/Main"),
+
+        // Tests
+        .testTarget(name: "InjectableKitTests", dependencies: ["InjectableKit"]),
+        .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,0 +1,92 @@
+extension Injections {
+    /// Overrides every key whose type is the factory's return type, in the seed's form: the
+    /// type is inferred from what the closure returns.
+    ///
+    /// ```swift
+    /// Injections.container.register { MockService() as any MyServiceType }
+    /// ```
+    ///
+    /// The override wins over each matching key's own registration (a key override for the
+    /// same key wins over it). The type must match exactly: an override for `any MyServiceType`
+    /// does not serve a key of type `(any MyServiceType)?`. Registering drops what scopes
+    /// cached for that type, so the next resolution uses the new factory.
+    ///
+    /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
+    /// helper: `register { Injections.shared(MockService() as any MyServiceType) }`.
+    ///
+    /// - Parameter factory: Builds the replacement.
+    public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.register(Override(factory), forType: ObjectIdentifier(Value.self))
+    }
+
+    /// Overrides one key.
+    ///
+    /// ```swift
+    /// Injections.container.register(\.myService) { MockService() }
+    ///
+    /// // An optional key set after login, and cleared on logout:
+    /// Injections.container.register(\.user) { UserProvider(user: user) }
+    /// Injections.container.reset(\.user)
+    /// ```
+    ///
+    /// Registering drops what scopes cached for the key, so the next resolution uses the new
+    /// factory. The factory builds a new instance on every resolution unless it wraps the
+    /// construction in a scope helper (`Injections.cached(MockService())`).
+    ///
+    /// - Parameters:
+    ///   - keyPath: The key to override.
+    ///   - factory: Builds the replacement.
+    public func register<Value>(
+        _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
+    ) {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.register(Override(factory), forKey: keyPath)
+    }
+
+    /// Drops every override, and what scopes cached for the keys and types they served.
+    ///
+    /// The ``AutoRegistering`` hook, if the program has one, runs again before the next use
+    /// of the container, so the app's module-level registrations come back.
+    public func reset() {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.removeAll()
+        AutoRegistration.rearm()
+    }
+
+    /// Drops the override of one key, and what scopes cached for it.
+    ///
+    /// - Parameter keyPath: The key whose override to drop.
+    public func reset<Value>(_ keyPath: KeyPath<Injections, Value>) {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.removeOverride(forKey: keyPath)
+    }
+
+    /// Drops the type override registered with ``register(_:)`` for `type`, and what scopes
+    /// cached for it.
+    ///
+    /// - Parameter type: The type whose override to drop, for example
+    ///   `(any MyServiceType).self`.
+    public func reset<Value>(_ type: Value.Type) {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.removeOverride(forType: ObjectIdentifier(type))
+    }
+
+    /// Saves the whole override registry, to restore it with ``pop()``.
+    ///
+    /// ```swift
+    /// override func setUp() { Injections.container.push() }
+    /// override func tearDown() { Injections.container.pop() }
+    /// ```
+    public func push() {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.push()
+    }
+
+    /// Restores the override registry saved by the matching ``push()``, dropping what scopes
+    /// cached for every key and type whose override changed. Does nothing without a `push()`.
+    public func pop() {
+        AutoRegistration.ensure()
+        OverrideRegistry.shared.pop()
+    }
+}

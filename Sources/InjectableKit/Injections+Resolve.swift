@@ -1,0 +1,32 @@
+extension Injections {
+    /// Resolves the dependency a keypath names: its override if one is registered, otherwise
+    /// the registration's own getter, with its scope.
+    ///
+    /// Use it on ``container`` as a service locator, and inside registrations for constructor
+    /// injection, so that overrides reach nested dependencies too:
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var api: APIClient { cached(APIClient()) }
+    ///     var accounts: AccountsService { AccountsService(api: resolve(\.api)) }
+    /// }
+    /// let accounts = Injections.container.resolve(\.accounts)
+    /// ```
+    ///
+    /// A registration that takes arguments is a subscript, resolved with them:
+    /// `resolve(\.[account: 42])`.
+    ///
+    /// Resolution cannot fail: the key exists, or the call does not compile. A dependency cycle
+    /// (`a` needs `b` needs `a`) stops the process with a message naming the whole chain.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The registration, for example `\.myService`.
+    ///   - caller: The calling function; leave the default. It names the registration being
+    ///     built in diagnostics.
+    /// - Returns: The instance.
+    public func resolve<Value>(
+        _ keyPath: KeyPath<Injections, Value>, caller: StaticString = #function
+    ) -> Value {
+        Resolver.resolve(keyPath, token: token, caller: caller)
+    }
+}

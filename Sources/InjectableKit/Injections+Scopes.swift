@@ -1,0 +1,167 @@
+extension Injections {
+    /// Holds the instance weakly: every resolution returns it while something else holds it;
+    /// after the last holder lets go, the next resolution builds a new one.
+    ///
+    /// A value type cannot be held weakly: a `shared` struct or enum (or an existential holding
+    /// one) is built anew on every resolution. Use ``cached(_:timeToLive:file:function:line:column:)`` for values.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var myService: any MyServiceType { shared(MyService()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func shared<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.shared, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Caches the instance until ``Scope/cached`` is reset (or its time to live runs out).
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var imageCache: ImageCache { cached(ImageCache()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for as long
+    ///     as the scope is not reset.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func cached<Value>(
+        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: timeToLive)
+    }
+
+    /// Builds the instance once for the life of the process.
+    ///
+    /// Built exactly once, even when many threads ask at the same time.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var settings: Settings { application(Settings()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func application<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Another name for ``application(_:file:function:line:column:)``: once per process.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var settings: Settings { singleton(Settings()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func singleton<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Shares the instance within one top-level resolution: every registration resolved while
+    /// building one `resolve(_:)` result gets the same instance; the next resolution builds anew.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var unitOfWork: UnitOfWork { graph(UnitOfWork()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func graph<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.graph, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Holds the instance in a custom scope.
+    ///
+    /// ```swift
+    /// extension Injections.Scope {
+    ///     static let session = Injections.Scope.cached("session")
+    /// }
+    /// extension Injections {
+    ///     var user: UserSession { scoped(.session, UserSession()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - make: Builds the instance.
+    ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
+    ///     own ``Scope/timeToLive``.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func scoped<Value>(
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file: file, function: function, line: line, column: column),
+            token: token, timeToLive: timeToLive)
+    }
+}

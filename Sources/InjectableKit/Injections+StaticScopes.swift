@@ -1,0 +1,121 @@
+// The static forms of the scope helpers, for registrations made in static code, such as
+// `static func registerMockServices() { container.register { self.shared(MockService()) } }`.
+extension Injections {
+    /// The static form of ``shared(_:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func shared<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.shared, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: nil)
+    }
+
+    /// The static form of ``cached(_:timeToLive:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - timeToLive: How long the instance is kept before it is rebuilt.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func cached<Value>(
+        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: timeToLive)
+    }
+
+    /// The static form of ``application(_:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func application<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: nil)
+    }
+
+    /// The static form of ``singleton(_:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func singleton<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: nil)
+    }
+
+    /// The static form of ``graph(_:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func graph<Value>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.graph, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: nil)
+    }
+
+    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)``, for static code.
+    ///
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - make: Builds the instance.
+    ///   - timeToLive: How long the instance is kept before it is rebuilt.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func scoped<Value>(
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file: file, function: function, line: line, column: column),
+            token: 0, timeToLive: timeToLive)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// Runs ``AutoRegistering/registerAllServices()`` once before the container's first use.
+///
+/// The common path is one atomic load. The thread that runs the hook may use the container
+/// from inside it; other threads wait until it has finished.
+enum AutoRegistration {
+    private static let pending = 0
+    private static let running = 1
+    private static let done = 2
+
+    private static let state = Atomic<Int>(pending)
+    private static let condition = NSCondition()
+    // Guarded by `condition`: the thread running the hook.
+    nonisolated(unsafe) private static var runner: ThreadState?
+
+    @inline(__always)
+    static func ensure() {
+        if state.load(ordering: .acquiring) != done { runIfNeeded() }
+    }
+
+    /// Makes the hook run again before the next access (after `reset()`).
+    static func rearm() {
+        condition.withLock {
+            if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }
+        }
+    }
+
+    private static func runIfNeeded() {
+        let thread = ThreadState.current
+        condition.lock()
+        while state.load(ordering: .acquiring) == running {
+            if runner === thread {  // the hook itself uses the container
+                condition.unlock()
+                return
+            }
+            condition.wait()
+        }
+        guard state.load(ordering: .acquiring) == pending else {
+            condition.unlock()
+            return
+        }
+        state.store(running, ordering: .releasing)
+        runner = thread
+        condition.unlock()
+
+        let hook = (Injections.self as Any.Type) as? any AutoRegistering.Type
+        hook?.registerAllServices()
+
+        condition.lock()
+        runner = nil
+        state.store(done, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+    }
+}

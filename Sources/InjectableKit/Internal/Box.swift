@@ -1,0 +1,37 @@
+/// A reference cell for a resolved value, so that scopes store any type, existentials included,
+/// and read it back with `unsafeDowncast` instead of a dynamic cast.
+final class Box<Value>: @unchecked Sendable {
+    // @unchecked: `value` is immutable; handing the same instance to every caller is what a
+    // scope is for, and the registration's author decides whether that instance is thread-safe.
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// Lets generic code ask whether a value is an `Optional` holding `nil`, and unwrap it.
+protocol OptionalValue {
+    var isNil: Bool { get }
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    var isNil: Bool { self == nil }
+    var wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+/// Whether `value` is `nil` (of any optional depth).
+func isNil<Value>(_ value: Value) -> Bool {
+    (value as? any OptionalValue)?.isNil ?? false
+}
+
+/// The class instance inside `value`, looking through optionals and existentials, or `nil`
+/// when `value` is a struct, an enum or a tuple, which cannot be held weakly.
+func classInstance(_ value: Any) -> AnyObject? {
+    if let optional = value as? any OptionalValue {
+        return optional.wrappedAny.flatMap(classInstance)
+    }
+    guard type(of: value) is AnyClass else { return nil }
+    return value as AnyObject
+}

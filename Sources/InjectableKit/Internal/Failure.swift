@@ -1,0 +1,64 @@
+/// The ways a resolution can fail at run time, all of them programming errors in the
+/// registrations' graph: each stops the process with a message that names the chain of keys.
+///
+/// These use `fatalError`, whose message survives release builds (`precondition`'s does not).
+enum Failure {
+    static let advice =
+        "Break the cycle: inject one side lazily (@LazyInjectable, @WeakLazyInjectable) or "
+        + "resolve it when first used rather than while constructing."
+
+    /// A keypath is resolved again while its own resolution is in progress on this thread.
+    static func cycle(at index: Int, in frames: [Frame]) -> Never {
+        let names = frames[index...].map(name(of:)) + [name(of: frames[index])]
+        fatalError("InjectableKit: dependency cycle: \(chain(names)). \(advice)")
+    }
+
+    /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
+    /// cycle through keypaths made at run time (each one a new object).
+    static func tooDeep(_ frames: [Frame]) -> Never {
+        let names = frames.suffix(12).map(name(of:))
+        fatalError(
+            "InjectableKit: resolutions nested \(frames.count) deep; a dependency cycle? "
+                + "Innermost: \(chain(names)). \(advice)")
+    }
+
+    /// A scope helper is reached again while it is constructing its own instance, on one
+    /// thread: a cycle through direct member access rather than `resolve`.
+    static func reentrantConstruction(of entry: Entry, on thread: ThreadState) -> Never {
+        let helper = "\\.\(entry.key.site.name)"
+        var names = [helper]
+        if let start = thread.frames.firstIndex(where: { $0.helperEntry === entry }) {
+            names = thread.frames[start...].map(name(of:)) + [helper]
+        }
+        fatalError(
+            "InjectableKit: dependency cycle: \(chain(names)) (\(entry.key.site.name) at "
+                + "\(entry.key.site.file):\(entry.key.site.line) is needed while it is being "
+                + "constructed). \(advice)")
+    }
+
+    /// Threads each constructing an instance the next one needs: one cycle, resolved on
+    /// several threads at once. Call with `BuildCoordinator.condition` locked.
+    static func crossThreadCycle(_ circle: [ThreadState], closingAt waited: Entry) -> Never {
+        // The first thread is about to wait on `waited`; the others already wait.
+        let waits = [waited] + circle.dropFirst().map(\.waitingFor)
+        var names: [String] = []
+        for (index, thread) in circle.enumerated() {
+            // The entry this thread builds is the one the thread before it waits for.
+            let built = waits[(index + circle.count - 1) % circle.count]
+            let start = thread.frames.firstIndex { $0.helperEntry === built } ?? 0
+            names += thread.frames[start...].map(name(of:))
+        }
+        if let first = names.first { names.append(first) }
+        fatalError(
+            "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
+                + "threads at once). \(advice)")
+    }
+
+    static func name(of frame: Frame) -> String {
+        frame.name.map { "\\.\($0)" } ?? "\\.<\(frame.valueType)>"
+    }
+
+    static func chain(_ names: [String]) -> String {
+        names.joined(separator: " -> ")
+    }
+}

@@ -1,0 +1,107 @@
+import Synchronization
+
+/// A replacement factory registered for a key or a type.
+class AnyOverride: @unchecked Sendable {
+    // @unchecked: immutable; subclasses add only an immutable `@Sendable` closure.
+}
+
+final class Override<Value>: AnyOverride, @unchecked Sendable {
+    // @unchecked: `make` is an immutable `@Sendable` closure.
+    let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        self.make = make
+    }
+}
+
+/// One state of the override registry: what `push()` saves and `pop()` restores.
+struct Overrides {
+    var byKey: [AnyKeyPath: AnyOverride] = [:]
+    var byType: [ObjectIdentifier: AnyOverride] = [:]
+
+    var isEmpty: Bool { byKey.isEmpty && byType.isEmpty }
+
+    /// The keys and types whose override differs between `self` and `other`.
+    func differences(from other: Overrides) -> (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>)
+    {
+        func changed<Key>(_ mine: [Key: AnyOverride], _ theirs: [Key: AnyOverride]) -> Set<Key> {
+            Set(mine.keys).union(theirs.keys).filter { mine[$0] !== theirs[$0] }
+        }
+        return (changed(byKey, other.byKey), changed(byType, other.byType))
+    }
+}
+
+/// The overrides that tests and previews register, checked before a keypath's own getter.
+///
+/// Resolution reads `generation` and `isEmpty` (atomics) first, and takes the lock and hashes a
+/// keypath only when some override exists and the thread's memo for that keypath is stale.
+final class OverrideRegistry: @unchecked Sendable {
+    // @unchecked: `current` and `saved` are guarded by `lock`; the atomics are atomics.
+    static let shared = OverrideRegistry()
+
+    private let lock = Lock()
+    private var current = Overrides()
+    private var saved: [Overrides] = []
+    private let emptyFlag = Atomic<Bool>(true)
+
+    /// Bumped by every change, so that a thread's memo of "no override here" can be trusted.
+    let generation = Atomic<UInt64>(1)
+
+    var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
+
+    func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>? {
+        lock.withLock {
+            let found = current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
+            return found as? Override<Value>
+        }
+    }
+
+    func register(_ override: AnyOverride, forKey keyPath: AnyKeyPath) {
+        change { $0.byKey[keyPath] = override }
+    }
+
+    func register(_ override: AnyOverride, forType type: ObjectIdentifier) {
+        change { $0.byType[type] = override }
+    }
+
+    func removeOverride(forKey keyPath: AnyKeyPath) {
+        change { $0.byKey[keyPath] = nil }
+    }
+
+    func removeOverride(forType type: ObjectIdentifier) {
+        change { $0.byType[type] = nil }
+    }
+
+    func removeAll() {
+        change { $0 = Overrides() }
+    }
+
+    func push() {
+        lock.withLock { saved.append(current) }
+    }
+
+    func pop() {
+        change { current in
+            if let previous = saved.popLast() { current = previous }
+        }
+    }
+
+    /// Applies `update`, then drops what scopes cached for every key and type it affected, so
+    /// that the next resolution sees the new state.
+    private func change(_ update: (inout Overrides) -> Void) {
+        let affected = lock.withLock {
+            let before = current
+            update(&current)
+            emptyFlag.store(current.isEmpty, ordering: .releasing)
+            generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+            return current.differences(from: before)
+        }
+        guard !affected.keys.isEmpty || !affected.types.isEmpty else { return }
+        for scope in Injections.Scope.all {
+            scope.storage.clear { entry in
+                affected.types.contains(entry.key.type)
+                    || entry.owner.map(affected.keys.contains) ?? false
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// The instances one scope holds, one entry per registration (and per argument value).
+final class ScopeStorage: @unchecked Sendable {
+    // @unchecked: `entries` is guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [EntryKey: Entry] = [:]
+
+    /// The entry for `key`, made on first use.
+    func entry(
+        for key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
+    ) -> Entry {
+        lock.withLock {
+            if let entry = entries[key] { return entry }
+            let entry = Entry(
+                key: key, owner: owner, holdsWeakly: holdsWeakly, timeToLive: timeToLive)
+            entries[key] = entry
+            return entry
+        }
+    }
+
+    /// Drops every instance. Entries made for argument values are forgotten, so that a scope
+    /// used with many arguments does not grow without bound.
+    func reset() {
+        let all = lock.withLock {
+            let all = Array(entries.values)
+            entries = entries.filter { $0.key.argument == nil }
+            return all
+        }
+        // Cleared outside `lock`: an instance's deinit may resolve through this scope.
+        for entry in all {
+            entry.clear(retire: entry.key.argument != nil)
+        }
+    }
+
+    /// Drops the instances of the entries that match.
+    func clear(where matches: (Entry) -> Bool) {
+        let matching = lock.withLock { entries.values.filter(matches) }
+        for entry in matching {
+            entry.clear()
+        }
+    }
+
+    /// How many entries hold an instance right now (for tests and diagnostics).
+    var count: Int {
+        lock.withLock { entries.count }
+    }
+}

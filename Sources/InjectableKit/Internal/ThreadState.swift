@@ -1,0 +1,92 @@
+import Synchronization
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One keypath resolution in progress on a thread.
+struct Frame {
+    let keyPath: AnyKeyPath
+    /// Identifies the `Injections` value handed to this frame's getter.
+    let token: UInt64
+    let valueType: Any.Type
+    /// The registration's name, learned from a helper or a nested `resolve` in its getter.
+    var name: String?
+    /// The scope entry of the last helper called directly for this frame, and how many.
+    var helperEntry: Entry?
+    var helperCount = 0
+    /// False when the frame's value cannot be memoised (a graph-scoped or uncacheable helper).
+    var memoizable = true
+}
+
+/// What a thread remembers about a keypath it resolved before.
+struct Memo {
+    /// Retained so that the keypath object's address, the memo's key, cannot be reused.
+    let keyPath: AnyKeyPath
+    /// The override generation at which no override applied to the keypath.
+    let generation: UInt64
+    /// The scope entry that holds the keypath's instance, or `nil` for a unique registration.
+    let entry: Entry?
+}
+
+/// Per-thread resolution state: the stack of resolutions in progress (for cycle detection and
+/// graph scope), and the memo that lets a cached instance be read without applying its keypath.
+///
+/// Factories are synchronous, so a resolution starts and ends on one thread.
+final class ThreadState: @unchecked Sendable {
+    // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
+    // threads read under `BuildCoordinator.condition` while this thread waits on it.
+    var frames: [Frame] = []
+    var memo: [ObjectIdentifier: Memo] = [:]
+    var graph: [EntryKey: AnyObject] = [:]
+    var waitingFor: Entry?
+    private var nextToken: UInt64
+
+    private static let threadCount = Atomic<UInt64>(0)
+
+    private init() {
+        let index = Self.threadCount.wrappingAdd(1, ordering: .relaxed).newValue
+        nextToken = index << 32
+    }
+
+    static var current: ThreadState {
+        if let raw = pthread_getspecific(threadStateKey) {
+            return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let state = ThreadState()
+        pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    func makeToken() -> UInt64 {
+        nextToken &+= 1
+        return nextToken
+    }
+
+    /// The index of the frame whose getter received the `Injections` value with `token`.
+    func frameIndex(token: UInt64) -> Int? {
+        guard token != 0 else { return nil }
+        return frames.lastIndex { $0.token == token }
+    }
+
+    /// The most entries a thread's memo keeps before it starts over (keypaths made at run time
+    /// with arguments are new objects each time, and would otherwise grow it without bound).
+    static let memoLimit = 4096
+}
+
+private let threadStateKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { raw in
+        #if canImport(Darwin)
+            Unmanaged<ThreadState>.fromOpaque(raw).release()
+        #else
+            if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
+        #endif
+    }
+    precondition(status == 0, "InjectableKit: pthread_key_create failed (\(status))")
+    return key
+}()

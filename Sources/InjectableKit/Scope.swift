@@ -1,0 +1,124 @@
+import Synchronization
+
+extension Injections {
+    /// How long an instance lives, and the cache that holds it.
+    ///
+    /// A registration chooses its scope with a helper in its getter. The built-in scopes are
+    /// ``shared`` (held weakly), ``cached`` (until reset), ``application`` (once per process,
+    /// alias ``singleton``) and ``graph`` (within one top-level resolution). Define your own
+    /// as static properties, and reset them when their lifetime ends:
+    ///
+    /// ```swift
+    /// extension Injections.Scope {
+    ///     static let session = Injections.Scope.cached("session")
+    /// }
+    /// extension Injections {
+    ///     var user: UserSession { scoped(.session, UserSession()) }
+    /// }
+    /// func logout() { Injections.Scope.session.reset() }
+    /// ```
+    ///
+    /// Each registration has its own instance: two keys of the same type in one scope hold two
+    /// instances.
+    public final class Scope: Sendable, CustomStringConvertible {
+        enum Kind: Sendable {
+            case shared, cached, application, graph
+        }
+
+        /// The scope's name, for diagnostics.
+        public let name: String
+        /// How long an instance stays cached before the next resolution builds a new one;
+        /// `nil` for as long as the scope is not reset.
+        public let timeToLive: Duration?
+        let kind: Kind
+        let storage = ScopeStorage()
+
+        init(name: String, kind: Kind, timeToLive: Duration? = nil) {
+            self.name = name
+            self.kind = kind
+            self.timeToLive = timeToLive
+            Self.registry.withLock {
+                $0.removeAll { $0.scope == nil }
+                $0.append(WeakScope(scope: self))
+            }
+        }
+
+        /// A textual representation of the scope: its name.
+        public var description: String { name }
+
+        /// Instances held weakly: alive while something else holds them, rebuilt afterwards.
+        ///
+        /// A value type (a struct or an enum, or an existential holding one) cannot be held
+        /// weakly, so a `shared` value is built anew on every resolution; use ``cached`` for
+        /// values. `nil` is never held.
+        public static let shared = Scope(name: "shared", kind: .shared)
+
+        /// Instances held until the scope is reset.
+        public static let cached = Scope(name: "cached", kind: .cached)
+
+        /// Instances held for the life of the process. ``resetAll(includingApplication:)``
+        /// spares them unless asked; ``reset()`` on this scope drops them (for tests).
+        public static let application = Scope(name: "application", kind: .application)
+
+        /// Another name for ``application``.
+        public static var singleton: Scope { application }
+
+        /// One instance per top-level resolution: every registration resolved while building
+        /// one `resolve(_:)` call's result shares it; the next call builds a new one.
+        public static let graph = Scope(name: "graph", kind: .graph)
+
+        /// Makes a custom scope that caches instances until it is reset.
+        ///
+        /// Keep the scope in a `static let`: each call makes a new, separate cache.
+        ///
+        /// ```swift
+        /// extension Injections.Scope {
+        ///     static let session = Injections.Scope.cached("session")
+        ///     static let feed = Injections.Scope.cached("feed", timeToLive: .seconds(300))
+        /// }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - name: The scope's name, for diagnostics.
+        ///   - timeToLive: How long an instance is kept before it is rebuilt; `nil` for as long
+        ///     as the scope is not reset.
+        /// - Returns: A new scope.
+        public static func cached(_ name: String, timeToLive: Duration? = nil) -> Scope {
+            Scope(name: name, kind: .cached, timeToLive: timeToLive)
+        }
+
+        /// Makes a custom scope that holds instances weakly, like ``shared``.
+        ///
+        /// - Parameter name: The scope's name, for diagnostics.
+        /// - Returns: A new scope.
+        public static func shared(_ name: String) -> Scope {
+            Scope(name: name, kind: .shared)
+        }
+
+        /// Drops every instance this scope holds; the next resolution of each of its
+        /// registrations builds a new one. Instances already handed out are not affected.
+        public func reset() {
+            storage.reset()
+        }
+
+        /// Resets every scope.
+        ///
+        /// - Parameter includingApplication: Whether to reset ``application`` too.
+        public static func resetAll(includingApplication: Bool = false) {
+            for scope in all where includingApplication || scope.kind != .application {
+                scope.reset()
+            }
+        }
+
+        private struct WeakScope {
+            weak var scope: Scope?
+        }
+
+        private static let registry = Mutex<[WeakScope]>([])
+
+        /// Every scope that exists now.
+        static var all: [Scope] {
+            registry.withLock { $0.compactMap(\.scope) }
+        }
+    }
+}

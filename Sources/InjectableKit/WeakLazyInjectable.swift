@@ -1,0 +1,73 @@
+/// Injects a class instance weakly, on first access: `nil` once the instance is gone.
+///
+/// For parent/child relationships, where a strong reference back would make a retain cycle:
+///
+/// ```swift
+/// extension Injections {
+///     var parent: Parent { shared(Parent()) }
+///     var child: Child { shared(Child()) }
+/// }
+/// final class Child {
+///     @WeakLazyInjectable(\.parent) var parent   // Parent?
+/// }
+/// ```
+///
+/// The key is resolved once, on the first access; the instance must be held strongly
+/// elsewhere, or it is released at once. The key's type must be a class (or a class-bound
+/// protocol), since only those can be held weakly.
+@propertyWrapper
+public struct WeakLazyInjectable<Service: AnyObject> {
+    private let storage: WeakLazyStorage<Service>
+
+    /// Remembers the key; nothing is resolved until the first access.
+    ///
+    /// - Parameter keyPath: The registration, for example `\.parent`.
+    public init(_ keyPath: KeyPath<Injections, Service>) {
+        storage = WeakLazyStorage { Resolver.resolve(keyPath, token: 0, caller: nil) }
+    }
+
+    /// Remembers an optional key; nothing is resolved until the first access.
+    ///
+    /// - Parameter keyPath: The registration, for example `\.currentUser`.
+    public init(_ keyPath: KeyPath<Injections, Service?>) {
+        storage = WeakLazyStorage { Resolver.resolve(keyPath, token: 0, caller: nil) }
+    }
+
+    /// The instance, resolved on first access; `nil` once it has been released.
+    public var wrappedValue: Service? {
+        storage.value
+    }
+}
+
+extension WeakLazyInjectable: Sendable where Service: Sendable {}
+
+/// The state of one `@WeakLazyInjectable` property.
+final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
+    // @unchecked: `resolve` runs at most once, and `instance`/`done` are guarded by `lock`.
+    private let resolve: () -> Service?
+    private let lock = Lock()
+    private weak var instance: Service?
+    private var done = false
+
+    init(_ resolve: @escaping () -> Service?) {
+        self.resolve = resolve
+    }
+
+    var value: Service? {
+        lock.lock()
+        if done {
+            let instance = instance
+            lock.unlock()
+            return instance
+        }
+        lock.unlock()
+        let fresh = resolve()  // outside the lock, as in `LazyStorage`
+        return lock.withLock {
+            if !done {
+                instance = fresh
+                done = true
+            }
+            return instance
+        }
+    }
+}
