@@ -1,1 +1,121 @@
+import InjectableKit
 import Testing
+
+extension GlobalContainerTests {
+    @Suite struct ScopeTests {
+        @Test func uniqueRegistrationBuildsANewInstanceEveryTime() {
+            let first = Injections.container.resolve(\.uniqueService)
+            let second = Injections.container.resolve(\.uniqueService)
+            #expect(first !== second)
+        }
+
+        @Test func sharedInstanceIsReusedWhileHeld() {
+            let held = Injections.container.resolve(\.sharedService)
+            #expect(Injections.container.resolve(\.sharedService) === held)
+        }
+
+        @Test func sharedInstanceIsReleasedWithItsLastHolder() {
+            weak var released: Service?
+            do {
+                let held = Injections.container.resolve(\.sharedService)
+                released = held
+                #expect(released != nil)
+            }
+            #expect(released == nil)
+            let next = Injections.container.resolve(\.sharedService)
+            #expect(next.name == "shared")
+        }
+
+        @Test func sharedValueTypeIsBuiltAnewOnEveryResolution() {
+            let first = Injections.container.resolve(\.sharedValue)
+            let second = Injections.container.resolve(\.sharedValue)
+            #expect(first.serial != second.serial)
+        }
+
+        @Test func cachedInstanceIsReusedUntilItsScopeIsReset() {
+            let first = Injections.container.resolve(\.cachedService)
+            #expect(Injections.container.resolve(\.cachedService) === first)
+            Injections.Scope.cached.reset()
+            #expect(Injections.container.resolve(\.cachedService) !== first)
+        }
+
+        @Test func resettingAScopeReleasesWhatItHeld() {
+            weak var released: Service?
+            released = Injections.container.resolve(\.cachedService)
+            #expect(released != nil)
+            Injections.Scope.cached.reset()
+            #expect(released == nil)
+        }
+
+        @Test func twoKeysOfOneTypeInOneScopeHoldTwoInstances() {
+            let first = Injections.container.resolve(\.cachedService)
+            let second = Injections.container.resolve(\.otherCachedService)
+            #expect(first !== second)
+            #expect(first.name == "cached")
+            #expect(second.name == "other cached")
+        }
+
+        @Test func applicationInstanceSurvivesResetAllUnlessIncluded() {
+            let first = Injections.container.resolve(\.applicationService)
+            let cached = Injections.container.resolve(\.cachedService)
+            Injections.Scope.resetAll()
+            #expect(Injections.container.resolve(\.applicationService) === first)
+            #expect(Injections.container.resolve(\.cachedService) !== cached)
+            Injections.Scope.resetAll(includingApplication: true)
+            #expect(Injections.container.resolve(\.applicationService) !== first)
+        }
+
+        @Test func singletonIsTheApplicationScope() {
+            let first = Injections.container.resolve(\.singletonService)
+            #expect(Injections.container.resolve(\.singletonService) === first)
+            #expect(Injections.Scope.singleton === Injections.Scope.application)
+        }
+
+        @Test func customScopeResetDropsOnlyItsOwnInstances() {
+            let session = Injections.container.resolve(\.sessionService)
+            let cached = Injections.container.resolve(\.cachedService)
+            #expect(Injections.container.resolve(\.sessionService) === session)
+            Injections.Scope.testSession.reset()
+            #expect(Injections.container.resolve(\.sessionService) !== session)
+            #expect(Injections.container.resolve(\.cachedService) === cached)
+        }
+
+        @Test func customWeakScopeHoldsInstancesWeakly() {
+            weak var released: Service?
+            do {
+                let held = Injections.container.resolve(\.weakCustomService)
+                released = held
+                #expect(Injections.container.resolve(\.weakCustomService) === held)
+            }
+            #expect(released == nil)
+        }
+
+        @Test func nilIsNeverCached() {
+            #expect(Injections.container.resolve(\.optionalCachedService) == nil)
+            Injections.container.register(\.optionalCachedService) { Service("registered") }
+            #expect(Injections.container.resolve(\.optionalCachedService)?.name == "registered")
+            Injections.container.reset()
+        }
+
+        @Test func cachedInstanceIsRebuiltAfterItsTimeToLive() async throws {
+            let first = Injections.container.resolve(\.expiringService)
+            #expect(Injections.container.resolve(\.expiringService) === first)
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(Injections.container.resolve(\.expiringService) !== first)
+        }
+
+        @Test func customScopeTimeToLiveAppliesToItsRegistrations() async throws {
+            let first = Injections.container.resolve(\.shortLivedService)
+            #expect(Injections.container.resolve(\.shortLivedService) === first)
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(Injections.container.resolve(\.shortLivedService) !== first)
+        }
+
+        @Test func graphScopeSharesOneInstanceWithinOneResolution() {
+            let pair = Injections.container.resolve(\.graphPair)
+            #expect(pair.0 === pair.1)
+            let next = Injections.container.resolve(\.graphPair)
+            #expect(next.0 !== pair.0)
+        }
+    }
+}

@@ -46,7 +46,10 @@ enum Failure {
             // The entry this thread builds is the one the thread before it waits for.
             let built = waits[(index + circle.count - 1) % circle.count]
             let start = thread.frames.firstIndex { $0.helperEntry === built } ?? 0
-            names += thread.frames[start...].map(name(of:))
+            // A thread's last frame may be the resolution that waits: the next thread's.
+            var end = thread.frames.count
+            if end > start, thread.frames[end - 1].helperEntry === waits[index] { end -= 1 }
+            names += thread.frames[start..<end].map(name(of:))
         }
         if let first = names.first { names.append(first) }
         fatalError(

@@ -1,0 +1,36 @@
+import InjectableKit
+import Testing
+
+enum AutoRegistrationProbe {
+    static let runs = Counter()
+}
+
+extension Injections: AutoRegistering {
+    public static func registerAllServices() {
+        AutoRegistrationProbe.runs.increment()
+        container.register(\.autoRegisteredGreeting) { MockGreeting("auto") }
+    }
+}
+
+extension Injections {
+    var autoRegisteredGreeting: any Greeting { LiveGreeting() }
+}
+
+extension GlobalContainerTests {
+    @Suite struct AutoRegisteringTests {
+        @Test func autoRegistrationRunsBeforeTheFirstResolution() {
+            #expect(Injections.container.resolve(\.autoRegisteredGreeting).text == "auto")
+            #expect(AutoRegistrationProbe.runs.count >= 1)
+        }
+
+        @Test func resetRunsAutoRegistrationAgainBeforeTheNextUse() {
+            _ = Injections.container.resolve(\.autoRegisteredGreeting)
+            let runs = AutoRegistrationProbe.runs.count
+            Injections.container.reset()
+            #expect(Injections.container.resolve(\.autoRegisteredGreeting).text == "auto")
+            #expect(AutoRegistrationProbe.runs.count == runs + 1)
+            _ = Injections.container.resolve(\.autoRegisteredGreeting)
+            #expect(AutoRegistrationProbe.runs.count == runs + 1)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import InjectableKit
+import Testing
+
+final class CycleSession: Sendable {
+    let api: CycleAPI
+    init(api: CycleAPI) { self.api = api }
+}
+
+final class CycleAPI: Sendable {
+    let session: CycleSession
+    init(session: CycleSession) { self.session = session }
+}
+
+/// Holds two threads until both have arrived, so that each is inside its own construction.
+enum Rendezvous {
+    static let arrived = DispatchSemaphore(value: 0)
+    static func meet() {
+        arrived.signal()
+        Thread.sleep(forTimeInterval: 0.2)
+    }
+}
+
+extension Injections {
+    var cycleSession: CycleSession { cached(CycleSession(api: resolve(\.cycleAPI))) }
+    var cycleAPI: CycleAPI { CycleAPI(session: resolve(\.cycleSession)) }
+
+    var directCycle: Node { cached(Node(id: 1, child: directCycleChild)) }
+    var directCycleChild: Node { Node(id: 2, child: directCycle) }
+
+    subscript(sameAgain id: Int) -> Node { Node(id: id, child: resolve(\.[sameAgain: id])) }
+    subscript(deeper id: Int) -> Node { Node(id: id, child: resolve(\.[deeper: id + 1])) }
+
+    var crossA: Node {
+        cached(
+            {
+                Rendezvous.meet()
+                return Node(id: 1, child: resolve(\.crossB))
+            }())
+    }
+    var crossB: Node {
+        cached(
+            {
+                Rendezvous.meet()
+                return Node(id: 2, child: resolve(\.crossA))
+            }())
+    }
+}
+
+/// Each case runs in a child process (an exit test): a cycle stops the process, in release
+/// builds too, and the test reads what it printed.
+@Suite struct CycleTests {
+    @Test func cycleStopsWithAMessageNamingTheWholeChain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Injections.container.resolve(\.cycleSession)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(#"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#))
+    }
+
+    @Test func cycleThroughDirectMemberAccessStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Injections.container.resolve(\.directCycle)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("dependency cycle"))
+        #expect(message.contains("directCycle"))
+    }
+
+    @Test func cycleThroughEqualKeypathsMadeAtRunTimeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Injections.container.resolve(\.[sameAgain: 1])
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(#"\.subscript(sameAgain:) -> \.subscript(sameAgain:)"#))
+    }
+
+    @Test func unboundedRecursionStopsInsteadOfOverflowingTheStack() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Injections.container.resolve(\.[deeper: 0])
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("nested 512 deep"))
+    }
+
+    @Test func cycleBuiltOnTwoThreadsAtOnceStopsInsteadOfDeadlocking() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let group = DispatchGroup()
+            for key in [\Injections.crossA, \Injections.crossB] {
+                let thread = Thread {
+                    _ = Injections.container.resolve(key)
+                    group.leave()
+                }
+                group.enter()
+                thread.start()
+            }
+            _ = group.wait(timeout: .now() + 30)
+            print("InjectableKit did not detect the cycle: deadlocked or finished")
+            exit(0)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("threads at once"))
+        #expect(message.contains(#"\.crossA -> \.crossB -> \.crossA"#) || message.contains(#"\.crossB -> \.crossA -> \.crossB"#))
+    }
+}

@@ -1,0 +1,126 @@
+import InjectableKit
+import Observation
+import Synchronization
+
+/// Counts constructions, so tests can tell "built once" from "built twice".
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() { value.wrappingAdd(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+protocol Greeting: Sendable {
+    var text: String { get }
+}
+
+final class LiveGreeting: Greeting {
+    let text = "live"
+}
+
+final class MockGreeting: Greeting {
+    let text: String
+    init(_ text: String = "mock") { self.text = text }
+}
+
+/// A class whose instances are told apart by identity.
+final class Service: Sendable {
+    let name: String
+    init(_ name: String = "service") { self.name = name }
+}
+
+struct ValueService: Sendable {
+    let serial: Int
+}
+
+final class Consumer: Sendable {
+    let greeting: any Greeting
+    init(greeting: any Greeting) { self.greeting = greeting }
+}
+
+final class Node: Sendable {
+    let id: Int
+    let child: Node?
+    init(id: Int, child: Node? = nil) {
+        self.id = id
+        self.child = child
+    }
+}
+
+final class Account: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+
+final class Parent: Sendable {
+    let name = "parent"
+}
+
+@Observable
+final class CounterViewModel: @unchecked Sendable {
+    // @unchecked: tests read and write it from one task at a time.
+    var value = 0
+}
+
+enum Counters {
+    static let valueServices = Counter()
+    static let cachedBuilds = Counter()
+    static let applicationBuilds = Counter()
+    static let argumentBuilds = Counter()
+    static let lazyResolutions = Counter()
+    static let slowBuilds = Counter()
+    static let graphBuilds = Counter()
+}
+
+extension Injections.Scope {
+    static let testSession = Injections.Scope.cached("testSession")
+    static let shortLived = Injections.Scope.cached("shortLived", timeToLive: .milliseconds(300))
+    static let weakCustom = Injections.Scope.shared("weakCustom")
+}
+
+extension Injections {
+    // Scopes
+    var uniqueService: Service { Service("unique") }
+    var sharedService: Service { shared(Service("shared")) }
+    var sharedValue: ValueService {
+        Counters.valueServices.increment()
+        return shared(ValueService(serial: Counters.valueServices.count))
+    }
+    var cachedService: Service { cached(Service("cached")) }
+    var otherCachedService: Service { cached(Service("other cached")) }
+    var applicationService: Service { application(Service("application")) }
+    var singletonService: Service { singleton(Service("singleton")) }
+    var sessionService: Service { scoped(.testSession, Service("session")) }
+    var expiringService: Service { cached(Service("expiring"), timeToLive: .milliseconds(300)) }
+    var shortLivedService: Service { scoped(.shortLived, Service("short lived")) }
+    var weakCustomService: Service { scoped(.weakCustom, Service("weak custom")) }
+    var optionalCachedService: Service? { cached(nil) }
+
+    // Constructor injection and graph
+    var greeting: any Greeting { LiveGreeting() }
+    var consumer: Consumer { Consumer(greeting: resolve(\.greeting)) }
+    var cachedConsumer: Consumer { cached(Consumer(greeting: resolve(\.greeting))) }
+    var graphNode: Node {
+        graph({ Counters.graphBuilds.increment(); return Node(id: 0) }())
+    }
+    var graphPair: (Node, Node) { (resolve(\.graphNode), resolve(\.graphNode)) }
+
+    // Arguments
+    subscript(account id: Int) -> Account {
+        cached({ Counters.argumentBuilds.increment(); return Account(id: id) }())
+    }
+
+    // Overrides
+    var firstGreeting: any Greeting { LiveGreeting() }
+    var secondGreeting: any Greeting { LiveGreeting() }
+    var sharedGreeting: any Greeting { shared(LiveGreeting()) }
+    var currentUser: Service? { nil }
+
+    // Wrappers
+    var lazyService: Service {
+        Counters.lazyResolutions.increment()
+        return Service("lazy")
+    }
+    var parent: Parent { shared(Parent()) }
+    var optionalParent: Parent? { shared(Parent()) }
+    var counterViewModel: CounterViewModel { shared(CounterViewModel()) }
+}
