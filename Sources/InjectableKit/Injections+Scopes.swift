@@ -3,7 +3,8 @@ extension Injections {
     /// after the last holder lets go, the next resolution builds a new one.
     ///
     /// A value type cannot be held weakly: a `shared` struct or enum (or an existential holding
-    /// one) is built anew on every resolution. Use ``cached(_:timeToLive:file:function:line:column:)`` for values.
+    /// one) is built anew on every resolution. Use
+    /// ``cached(_:timeToLive:file:function:line:column:)`` for values.
     ///
     /// ```swift
     /// extension Injections {
@@ -24,7 +25,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.shared, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.shared, make, site: Site(file, function, line, column),
             token: token, timeToLive: nil)
     }
 
@@ -47,12 +48,12 @@ extension Injections {
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func cached<Value>(
         _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
-        
+
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.cached, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.cached, make, site: Site(file, function, line, column),
             token: token, timeToLive: timeToLive)
     }
 
@@ -79,7 +80,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.application, make, site: Site(file, function, line, column),
             token: token, timeToLive: nil)
     }
 
@@ -104,7 +105,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.application, make, site: Site(file, function, line, column),
             token: token, timeToLive: nil)
     }
 
@@ -130,7 +131,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.graph, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.graph, make, site: Site(file, function, line, column),
             token: token, timeToLive: nil)
     }
 
@@ -161,7 +162,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            scope, make, site: Site(file: file, function: function, line: line, column: column),
+            scope, make, site: Site(file, function, line, column),
             token: token, timeToLive: timeToLive)
     }
 }

@@ -16,7 +16,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.shared, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.shared, make, site: Site(file, function, line, column),
             token: 0, timeToLive: nil)
     }
 
@@ -32,12 +32,12 @@ extension Injections {
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public static func cached<Value>(
         _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
-        
+
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.cached, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.cached, make, site: Site(file, function, line, column),
             token: 0, timeToLive: timeToLive)
     }
 
@@ -56,7 +56,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.application, make, site: Site(file, function, line, column),
             token: 0, timeToLive: nil)
     }
 
@@ -75,7 +75,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.application, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.application, make, site: Site(file, function, line, column),
             token: 0, timeToLive: nil)
     }
 
@@ -94,7 +94,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            Scope.graph, make, site: Site(file: file, function: function, line: line, column: column),
+            Scope.graph, make, site: Site(file, function, line, column),
             token: 0, timeToLive: nil)
     }
 
@@ -115,7 +115,7 @@ extension Injections {
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
-            scope, make, site: Site(file: file, function: function, line: line, column: column),
+            scope, make, site: Site(file, function, line, column),
             token: 0, timeToLive: timeToLive)
     }
 }

@@ -28,10 +28,6 @@ public struct Injections: Sendable {
     /// diagnostics.
     let token: UInt64
 
-    init(token: UInt64) {
-        self.token = token
-    }
-
     /// The container: resolve, register overrides, reset and push/pop through it.
     ///
     /// ```swift

@@ -6,6 +6,7 @@ enum AutoRegistrationProbe {
 }
 
 extension Injections: AutoRegistering {
+    /// Registers the test module's module-level override, counting each run.
     public static func registerAllServices() {
         AutoRegistrationProbe.runs.increment()
         container.register(\.autoRegisteredGreeting) { MockGreeting("auto") }

@@ -51,15 +51,18 @@ extension Injections {
 /// builds too, and the test reads what it printed.
 @Suite struct CycleTests {
     @Test func cycleStopsWithAMessageNamingTheWholeChain() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
             _ = Injections.container.resolve(\.cycleSession)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains(#"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#))
+        #expect(
+            message.contains(#"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#))
     }
 
     @Test func cycleThroughDirectMemberAccessStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
             _ = Injections.container.resolve(\.directCycle)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -68,7 +71,8 @@ extension Injections {
     }
 
     @Test func cycleThroughEqualKeypathsMadeAtRunTimeStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
             _ = Injections.container.resolve(\.[sameAgain: 1])
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -76,7 +80,8 @@ extension Injections {
     }
 
     @Test func unboundedRecursionStopsInsteadOfOverflowingTheStack() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
             _ = Injections.container.resolve(\.[deeper: 0])
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -84,7 +89,8 @@ extension Injections {
     }
 
     @Test func cycleBuiltOnTwoThreadsAtOnceStopsInsteadOfDeadlocking() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
             let group = DispatchGroup()
             for key in [\Injections.crossA, \Injections.crossB] {
                 let thread = Thread {
@@ -100,6 +106,8 @@ extension Injections {
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("threads at once"))
-        #expect(message.contains(#"\.crossA -> \.crossB -> \.crossA"#) || message.contains(#"\.crossB -> \.crossA -> \.crossB"#))
+        #expect(
+            message.contains(#"\.crossA -> \.crossB -> \.crossA"#)
+                || message.contains(#"\.crossB -> \.crossA -> \.crossB"#))
     }
 }

@@ -100,13 +100,21 @@ extension Injections {
     var consumer: Consumer { Consumer(greeting: resolve(\.greeting)) }
     var cachedConsumer: Consumer { cached(Consumer(greeting: resolve(\.greeting))) }
     var graphNode: Node {
-        graph({ Counters.graphBuilds.increment(); return Node(id: 0) }())
+        graph(
+            {
+                Counters.graphBuilds.increment()
+                return Node(id: 0)
+            }())
     }
     var graphPair: (Node, Node) { (resolve(\.graphNode), resolve(\.graphNode)) }
 
     // Arguments
     subscript(account id: Int) -> Account {
-        cached({ Counters.argumentBuilds.increment(); return Account(id: id) }())
+        cached(
+            {
+                Counters.argumentBuilds.increment()
+                return Account(id: id)
+            }())
     }
 
     // Overrides

@@ -8,6 +8,13 @@ struct Site: Hashable, Sendable {
     let line: UInt
     let column: UInt
 
+    init(_ file: StaticString, _ function: StaticString, _ line: UInt, _ column: UInt) {
+        self.file = file
+        self.function = function
+        self.line = line
+        self.column = column
+    }
+
     static func == (lhs: Site, rhs: Site) -> Bool {
         lhs.line == rhs.line && lhs.column == rhs.column
             && address(lhs.function) == address(rhs.function)
