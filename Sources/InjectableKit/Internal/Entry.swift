@@ -11,8 +11,15 @@ final class Entry: @unchecked Sendable {
     let timeToLive: Duration?
 
     private let lock = Lock()
-    private var box: AnyObject?
+    /// The instance, as the type the helper built it as: a `Box`, or for a weak entry an
+    /// `UnownedBox` valid while `object` is alive.
+    private var cell: AnyObject?
     private weak var object: AnyObject?
+    /// The same instance as the type of the key that memoised this entry, when that differs
+    /// (`var service: any Service { shared(LiveService()) }` builds a `LiveService`).
+    private var view: AnyObject?
+    private var viewType: ObjectIdentifier?
+    private var makeView: ((Any, AnyObject?) -> AnyObject?)?
     private var expiry: ContinuousClock.Instant?
     private var epoch: UInt64 = 0
     private var retired = false
@@ -27,28 +34,75 @@ final class Entry: @unchecked Sendable {
         self.timeToLive = timeToLive
     }
 
-    /// The instance held, if there is one and it has not expired.
+    /// The instance held, if there is one and it has not expired, as the entry's own type or
+    /// as the type of its view.
     @inline(__always)
     func value<Value>(as _: Value.Type) -> Value? {
+        let wanted = ObjectIdentifier(Value.self)
         lock.lock()
-        if holdsWeakly {
-            let instance = object
-            lock.unlock()
-            return instance.flatMap { $0 as? Value }
-        }
-        guard let box else {
+        guard let stored = wanted == key.type ? cell : wanted == viewType ? view : nil else {
             lock.unlock()
             return nil
         }
-        if let expiry, ContinuousClock.now >= expiry {
-            self.box = nil
-            self.expiry = nil
+        if holdsWeakly {
+            guard let instance = object else {
+                lock.unlock()
+                return nil
+            }
             lock.unlock()
-            withExtendedLifetime(box) {}  // the instance's deinit runs outside the lock
+            return withExtendedLifetime(instance) {
+                unsafeDowncast(stored, to: UnownedBox<Value>.self).value
+            }
+        }
+        if let expiry, ContinuousClock.now >= expiry {
+            lock.unlock()
+            clear()
             return nil
         }
         lock.unlock()
-        return unsafeDowncast(box, to: Box<Value>.self).value
+        return unsafeDowncast(stored, to: Box<Value>.self).value
+    }
+
+    /// Whether `value` is the instance the entry holds, when it is a class instance (a getter
+    /// that returns something other than its helper's result is never memoised).
+    func isHolding<Value>(_ value: Value) -> Bool {
+        guard let instance = classInstance(value) else { return true }
+        return lock.withLock {
+            if holdsWeakly { return object === instance }
+            return (cell as? any ValueCell).flatMap { classInstance($0.anyValue) } === instance
+        }
+    }
+
+    /// Lets `value(as:)` read the instance as `View` without a cast, converting it once per
+    /// construction instead. An entry keeps one such view.
+    ///
+    /// - Returns: Whether the instance can be read as `View`.
+    func adoptView<View>(_: View.Type) -> Bool {
+        let wanted = ObjectIdentifier(View.self)
+        if wanted == key.type { return true }
+        let makeView: (Any, AnyObject?) -> AnyObject? = { value, instance in
+            guard let view = value as? View else { return nil }
+            return instance.map { UnownedBox(view, object: $0) } ?? Box(view)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if viewType == wanted { return true }
+        guard viewType == nil else { return false }
+        // Convert what the entry holds now, if anything (a weak one only while it is alive).
+        var converted: AnyObject? = nil
+        if let current = cell as? any ValueCell {
+            if !holdsWeakly {
+                converted = makeView(current.anyValue, nil)
+                guard converted != nil else { return false }
+            } else if let instance = object {
+                converted = withExtendedLifetime(instance) { makeView(current.anyValue, instance) }
+                guard converted != nil else { return false }
+            }
+        }
+        viewType = wanted
+        self.makeView = makeView
+        view = converted
+        return true
     }
 
     /// The instance, built by `make` if there is none; built once however many threads ask.
@@ -95,22 +149,27 @@ final class Entry: @unchecked Sendable {
         guard !isNil(value) else { return }  // nil is never cached
         let instance = holdsWeakly ? classInstance(value) : nil
         if holdsWeakly && instance == nil { return }  // a value cannot be held weakly
-        lock.withLock {
-            guard !retired, epoch == startEpoch else { return }
-            if holdsWeakly {
-                object = instance
-            } else {
-                box = Box(value)
-                expiry = timeToLive.map { ContinuousClock.now.advanced(by: $0) }
-            }
+        let newCell: AnyObject = instance.map { UnownedBox(value, object: $0) } ?? Box(value)
+        lock.lock()
+        guard !retired, epoch == startEpoch else {
+            lock.unlock()
+            return
         }
+        let old = (cell, view)
+        cell = newCell
+        object = instance
+        view = makeView?(value, instance)
+        expiry = holdsWeakly ? nil : timeToLive.map { ContinuousClock.now.advanced(by: $0) }
+        lock.unlock()
+        withExtendedLifetime(old) {}  // a previous instance's deinit runs outside the lock
     }
 
     /// Drops the instance; a retired entry never holds one again.
     func clear(retire: Bool = false) {
         lock.lock()
-        let old = box
-        box = nil
+        let old = (cell, view)
+        cell = nil
+        view = nil
         object = nil
         expiry = nil
         epoch &+= 1

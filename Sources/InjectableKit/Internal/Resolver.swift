@@ -40,7 +40,7 @@ enum Resolver {
         }
 
         if override == nil {
-            remember(keyPath, frame: frame, generation: generation, on: thread)
+            remember(keyPath, value: value, frame: frame, generation: generation, on: thread)
         }
         return value
     }
@@ -60,13 +60,13 @@ enum Resolver {
     /// Records that `keyPath` had no override at `generation`, and, when its getter's one
     /// helper returned the getter's own result, which entry holds it.
     private static func remember<Value>(
-        _ keyPath: KeyPath<Injections, Value>, frame: Frame, generation: UInt64,
+        _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64,
         on thread: ThreadState
     ) {
         var entry: Entry? = nil
         if frame.helperCount == 1, let helperEntry = frame.helperEntry,
-            helperEntry.key.type == ObjectIdentifier(Value.self),
-            helperEntry.key.argument == nil || helperEntry.key.argument === keyPath
+            helperEntry.key.argument == nil || helperEntry.key.argument === keyPath,
+            helperEntry.isHolding(value), helperEntry.adoptView(Value.self)
         {
             entry = helperEntry
         }

@@ -1,0 +1,148 @@
+import DemoKit
+import InjectableKit
+import Testing
+
+// One serialized suite, and every tour in a child process (an exit test): the tour registers
+// overrides on the process-wide container and calls `Injections.Scope.resetAll()`. Run in this
+// process, it would race the other targets' suites, which `swift test` runs in parallel with
+// this one, and they would race it (their `Injections.container.reset()` drops its mocks).
+@Suite(.serialized) struct TourTests {
+    @Test func liveTourShowsLiveScreensFirstThenMocks() async throws {
+        let lines = try await tourOutput(mocks: false)
+        let first = section(1, of: lines)
+        #expect(first.first == "1. Screens on live services")
+        #expect(first.contains { $0.hasSuffix("#42 Savings              12,000.00 EUR") })
+        #expect(first.contains { $0.contains("Ada Lovelace <ada@bank.example>, premium plan") })
+        #expect(!first.contains { $0.contains("Mock") })
+
+        let second = section(2, of: lines)
+        #expect(second.first == "2. The same screens on mocks")
+        #expect(second.contains { $0.contains("#42 Mock savings") })
+        #expect(second.contains { $0.contains("Mock User <mock@example.com>, free plan") })
+        #expect(!second.contains { $0.contains("Ada Lovelace") })
+        #expect(second.last == "   pop() restores the saved overrides: live services again.")
+    }
+
+    @Test func mocksTourShowsMockScreensFirstThenLiveOnes() async throws {
+        let lines = try await tourOutput(mocks: true)
+        let first = section(1, of: lines)
+        #expect(first.first == "1. Screens on mocks")
+        #expect(first.contains { $0.contains("#42 Mock savings") })
+        #expect(first.contains { $0.contains("Mock User <mock@example.com>, free plan") })
+        #expect(!first.contains { $0.contains("Ada Lovelace") })
+
+        let second = section(2, of: lines)
+        #expect(second.first == "2. The same screens on live services")
+        #expect(second.contains { $0.contains("Ada Lovelace <ada@bank.example>") })
+        #expect(second.last == "   pop() restores the saved overrides: mocks again.")
+    }
+
+    @Test func mocksReachTheAccountDetailThroughConstructorInjection() async throws {
+        let detail = section(5, of: try await tourOutput(mocks: true))
+        #expect(detail.contains("   Account #42 Mock savings"))
+        #expect(!detail.contains { $0.contains("Interest") })
+    }
+
+    @Test(arguments: [false, true])
+    func sharedViewModelIsReleasedWithItsLastScreen(mocks: Bool) async throws {
+        let shared = section(3, of: try await tourOutput(mocks: mocks))
+        #expect(shared.contains("   Two open accounts screens share one view model: yes"))
+        #expect(shared.contains("   Both closed: a weak reference to it is nil: yes"))
+    }
+
+    @Test(arguments: [false, true])
+    func currentUserIsRegisteredAtLoginAndNilAfterLogout(mocks: Bool) async throws {
+        let lines = try await tourOutput(mocks: mocks)
+        let user = mocks ? "Mock User" : "Ada Lovelace"
+        let login = section(4, of: lines)
+        #expect(login.contains("   Before login: currentUser = nil"))
+        #expect(login.contains("   After login: currentUser = \(user), in a new session"))
+        #expect(section(6, of: lines).contains("   After logout: currentUser = nil"))
+    }
+
+    @Test(arguments: [false, true])
+    func argumentRegistrationIsCachedPerValue(mocks: Bool) async throws {
+        let arguments = section(5, of: try await tourOutput(mocks: mocks))
+        #expect(arguments.contains("   \\.[account: 42] twice: the same instance: yes"))
+        #expect(arguments.contains("   \\.[account: 43]: another instance: yes"))
+        #expect(arguments.contains("   The session has viewed: #42, #43"))
+    }
+
+    @Test(arguments: [false, true])
+    func sessionScopeGivesANewSessionAfterLogout(mocks: Bool) async throws {
+        let session = section(6, of: try await tourOutput(mocks: mocks))
+        #expect(session.contains("   Same session until logout: yes"))
+        #expect(session.contains("   After logout: a new session: yes"))
+        #expect(session.contains("   The new session has viewed: nothing"))
+    }
+
+    @Test(arguments: [false, true])
+    func applicationInstanceSurvivesResetAllButCachedOneDoesNot(mocks: Bool) async throws {
+        let reset = section(7, of: try await tourOutput(mocks: mocks))
+        #expect(reset.contains("   \\.appConfiguration (application): the same instance: yes"))
+        #expect(reset.contains("   \\.[account: 42] (cached): a new instance: yes"))
+    }
+
+    @Test(arguments: [false, true])
+    func everyClaimTheTourChecksHolds(mocks: Bool) async throws {
+        let lines = try await tourOutput(mocks: mocks)
+        #expect(lines.filter { $0.hasSuffix(": NO") } == [])
+        #expect(lines.filter { $0.hasSuffix(": yes") }.count == 9)
+    }
+
+    @Test(arguments: [false, true])
+    func tourIsShortAndTheSameOnEveryRun(mocks: Bool) async throws {
+        let first = try await tourOutput(mocks: mocks)
+        #expect(try await tourOutput(mocks: mocks) == first)
+        #expect((40...70).contains(first.count))
+    }
+
+    @Test func tourLeavesTheContainerAsItFoundIt() async {
+        await #expect(processExitsWith: .success) {
+            for mocks in [false, true] {
+                var printed: [String] = []
+                Tour.run(mocks: mocks) { printed.append($0) }
+                // A second run in the same process tells the same story.
+                #expect(Tour.lines(mocks: mocks) == printed)
+                #expect(Injections.container.resolve(\.api) is LiveBankAPI)
+                #expect(Injections.container.resolve(\.currentUser) == nil)
+                #expect(Injections.container.resolve(\.userSession).viewedAccounts == [])
+            }
+        }
+    }
+
+    @Test func tourKeepsOverridesThatWereRegisteredBeforeIt() async {
+        await #expect(processExitsWith: .success) {
+            Injections.registerMockServices()
+            Login.logIn(as: SignedInUser(name: "Grace Hopper"))
+            let lines = Tour.lines(mocks: false)
+            #expect(Injections.container.resolve(\.api) is MockBankAPI)
+            #expect(Injections.container.resolve(\.currentUser)?.name == "Grace Hopper")
+            // The tour's "live services" are then the mocks registered before it.
+            #expect(section(1, of: lines).contains { $0.contains("Mock savings") })
+        }
+    }
+}
+
+/// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+private func tourOutput(
+    mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [String] {
+    let result = try await #require(
+        processExitsWith: .success, observing: [\.standardOutputContent],
+        sourceLocation: sourceLocation
+    ) { [mocks] in
+        Tour.run(mocks: mocks) { print($0) }
+    }
+    var lines = String(decoding: result.standardOutputContent, as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }  // after the last line break
+    return lines
+}
+
+/// The lines of section `number`, from its title to the line before the next blank one.
+private func section(_ number: Int, of lines: [String]) -> [String] {
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("\(number). ") }) else { return [] }
+    let end = lines[start...].firstIndex(of: "") ?? lines.endIndex
+    return Array(lines[start..<end])
+}
