@@ -17,6 +17,7 @@ public struct Injectable<Service> {
     /// Resolves the dependency now.
     ///
     /// - Parameter keyPath: The registration, for example `\.myService`.
+    @inlinable
     public init(_ keyPath: KeyPath<Injections, Service>) {
         wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
     }

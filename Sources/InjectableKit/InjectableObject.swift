@@ -22,6 +22,7 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     /// Resolves the view model now.
     ///
     /// - Parameter keyPath: The registration, for example `\.contentViewModel`.
+    @inlinable
     public init(_ keyPath: KeyPath<Injections, Object>) {
         wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
     }

@@ -26,7 +26,7 @@ public struct Injections: Sendable {
     /// Identifies the resolution whose getter received this value (0: none). It lets a
     /// registration's helpers and nested `resolve` calls name the key being built in
     /// diagnostics.
-    let token: UInt64
+    @usableFromInline let token: UInt64
 
     /// The container: resolve, register overrides, reset and push/pop through it.
     ///

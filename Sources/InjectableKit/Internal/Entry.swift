@@ -1,6 +1,7 @@
 import Foundation
 
 /// One cached instance of one registration in one scope, and the state of its construction.
+@usableFromInline
 final class Entry: @unchecked Sendable {
     // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`; `builder` is
     // guarded by `BuildCoordinator.condition`; the `let`s are immutable.
@@ -11,16 +12,26 @@ final class Entry: @unchecked Sendable {
     let timeToLive: Duration?
 
     private let lock = Lock()
-    /// The instance, as the type the helper built it as: a `Box`, or for a weak entry an
-    /// `UnownedBox` valid while `object` is alive.
-    private var cell: AnyObject?
+    /// The instance, as the type the helper built it as: a `StrongCell`, or for a weak entry an
+    /// `UnownedCell` valid while `object` is alive.
+    private var cell: Cell? {
+        didSet { cellStorage = cell?.storage }
+    }
     private weak var object: AnyObject?
     /// The same instance as the type of the key that memoised this entry, when that differs
     /// (`var service: any Service { shared(LiveService()) }` builds a `LiveService`).
-    private var view: AnyObject?
+    private var view: Cell? {
+        didSet { viewStorage = view?.storage }
+    }
+    /// The cells' storage, so that reading needs no reference to the cells (no retain).
+    private var cellStorage: UnsafeMutableRawPointer?
+    private var viewStorage: UnsafeMutableRawPointer?
     private var viewType: ObjectIdentifier?
-    private var makeView: ((Any, AnyObject?) -> AnyObject?)?
-    private var expiry: ContinuousClock.Instant?
+    private var makeView: ((Any, AnyObject?) -> Cell?)?
+    /// When the instance expires; read only when `expires` (a `Bool` test is cheaper than
+    /// unwrapping an optional of this resilient type on every resolution).
+    private var expiry = ContinuousClock.Instant.now
+    private var expires = false
     private var epoch: UInt64 = 0
     private var retired = false
 
@@ -34,13 +45,21 @@ final class Entry: @unchecked Sendable {
         self.timeToLive = timeToLive
     }
 
-    /// The instance held, if there is one and it has not expired, as the entry's own type or
-    /// as the type of its view.
-    @inline(__always)
-    func value<Value>(as _: Value.Type) -> Value? {
-        let wanted = ObjectIdentifier(Value.self)
+    /// Starts reading the instance held, if there is one and it has not expired, as the
+    /// entry's own type or as the type of its view.
+    ///
+    /// Returns the instance's storage, typed as `type`, with the entry locked: copy the value,
+    /// then call ``endRead()``. For a weak entry it also returns the instance, which the caller
+    /// keeps until it has copied the value. Not generic, so that the inlined fast path calls it
+    /// without the cost of unspecialised generic code.
+    @usableFromInline
+    func beginRead(_ type: ObjectIdentifier) -> (
+        storage: UnsafeMutableRawPointer, alive: AnyObject?
+    )? {
         lock.lock()
-        guard let stored = wanted == key.type ? cell : wanted == viewType ? view : nil else {
+        guard
+            let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil
+        else {
             lock.unlock()
             return nil
         }
@@ -49,18 +68,29 @@ final class Entry: @unchecked Sendable {
                 lock.unlock()
                 return nil
             }
-            lock.unlock()
-            return withExtendedLifetime(instance) {
-                unsafeDowncast(stored, to: UnownedBox<Value>.self).value
-            }
+            return (storage, instance)
         }
-        if let expiry, ContinuousClock.now >= expiry {
+        if expires, ContinuousClock.now >= expiry {
             lock.unlock()
             clear()
             return nil
         }
+        return (storage, nil)
+    }
+
+    /// Ends a read started by a successful ``beginRead(_:)``.
+    @usableFromInline
+    func endRead() {
         lock.unlock()
-        return unsafeDowncast(stored, to: Box<Value>.self).value
+    }
+
+    /// The instance held, if there is one and it has not expired.
+    func value<Value>(as _: Value.Type) -> Value? {
+        guard let (storage, alive) = beginRead(ObjectIdentifier(Value.self)) else { return nil }
+        let value = storage.assumingMemoryBound(to: Value.self).pointee
+        endRead()
+        withExtendedLifetime(alive) {}
+        return value
     }
 
     /// Whether `value` is the instance the entry holds, when it is a class instance (a getter
@@ -69,7 +99,7 @@ final class Entry: @unchecked Sendable {
         guard let instance = classInstance(value) else { return true }
         return lock.withLock {
             if holdsWeakly { return object === instance }
-            return (cell as? any ValueCell).flatMap { classInstance($0.anyValue) } === instance
+            return (cell as? any AnyValueCell).flatMap { classInstance($0.anyValue) } === instance
         }
     }
 
@@ -80,17 +110,17 @@ final class Entry: @unchecked Sendable {
     func adoptView<View>(_: View.Type) -> Bool {
         let wanted = ObjectIdentifier(View.self)
         if wanted == key.type { return true }
-        let makeView: (Any, AnyObject?) -> AnyObject? = { value, instance in
+        let makeView: (Any, AnyObject?) -> Cell? = { value, instance in
             guard let view = value as? View else { return nil }
-            return instance.map { UnownedBox(view, object: $0) } ?? Box(view)
+            return instance.map { UnownedCell(view, object: $0) } ?? StrongCell(view)
         }
         lock.lock()
         defer { lock.unlock() }
         if viewType == wanted { return true }
         guard viewType == nil else { return false }
         // Convert what the entry holds now, if anything (a weak one only while it is alive).
-        var converted: AnyObject? = nil
-        if let current = cell as? any ValueCell {
+        var converted: Cell? = nil
+        if let current = cell as? any AnyValueCell {
             if !holdsWeakly {
                 converted = makeView(current.anyValue, nil)
                 guard converted != nil else { return false }
@@ -149,7 +179,7 @@ final class Entry: @unchecked Sendable {
         guard !isNil(value) else { return }  // nil is never cached
         let instance = holdsWeakly ? classInstance(value) : nil
         if holdsWeakly && instance == nil { return }  // a value cannot be held weakly
-        let newCell: AnyObject = instance.map { UnownedBox(value, object: $0) } ?? Box(value)
+        let newCell: Cell = instance.map { UnownedCell(value, object: $0) } ?? StrongCell(value)
         lock.lock()
         guard !retired, epoch == startEpoch else {
             lock.unlock()
@@ -159,7 +189,10 @@ final class Entry: @unchecked Sendable {
         cell = newCell
         object = instance
         view = makeView?(value, instance)
-        expiry = holdsWeakly ? nil : timeToLive.map { ContinuousClock.now.advanced(by: $0) }
+        if !holdsWeakly, let timeToLive {
+            expires = true
+            expiry = ContinuousClock.now.advanced(by: timeToLive)
+        }
         lock.unlock()
         withExtendedLifetime(old) {}  // a previous instance's deinit runs outside the lock
     }
@@ -171,7 +204,7 @@ final class Entry: @unchecked Sendable {
         cell = nil
         view = nil
         object = nil
-        expiry = nil
+        expires = false
         epoch &+= 1
         if retire { retired = true }
         lock.unlock()

@@ -34,7 +34,7 @@ struct Overrides {
 /// The overrides that tests and previews register, checked before a keypath's own getter.
 ///
 /// Resolution reads `generation` and `isEmpty` (atomics) first, and takes the lock and hashes a
-/// keypath only when some override exists and the thread's memo for that keypath is stale.
+/// keypath only when some override exists and the keypath's memo record is stale.
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current` and `saved` are guarded by `lock`; the atomics are atomics.
     static let shared = OverrideRegistry()
@@ -44,7 +44,7 @@ final class OverrideRegistry: @unchecked Sendable {
     private var saved: [Overrides] = []
     private let emptyFlag = Atomic<Bool>(true)
 
-    /// Bumped by every change, so that a thread's memo of "no override here" can be trusted.
+    /// Bumped by every change, so that a memo record's "no override here" can be trusted.
     let generation = Atomic<UInt64>(1)
 
     var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }

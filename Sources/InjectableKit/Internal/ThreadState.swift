@@ -19,32 +19,21 @@ struct Frame {
     /// The scope entry of the last helper called directly for this frame, and how many.
     var helperEntry: Entry?
     var helperCount = 0
-    /// False when the frame's value cannot be memoised (a graph-scoped or uncacheable helper).
-    var memoizable = true
 }
 
-/// What a thread remembers about a keypath it resolved before.
-struct Memo {
-    /// Retained so that the keypath object's address, the memo's key, cannot be reused.
-    let keyPath: AnyKeyPath
-    /// The override generation at which no override applied to the keypath.
-    let generation: UInt64
-    /// The scope entry that holds the keypath's instance, or `nil` for a unique registration.
-    let entry: Entry?
-}
-
-/// Per-thread resolution state: the stack of resolutions in progress (for cycle detection and
-/// graph scope), and the memo that lets a cached instance be read without applying its keypath.
+/// Per-thread resolution state: the stack of resolutions in progress, for cycle detection,
+/// diagnostics and the graph scope.
 ///
 /// Factories are synchronous, so a resolution starts and ends on one thread.
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
     // threads read under `BuildCoordinator.condition` while this thread waits on it.
-    var frames: [Frame] = []
-    var memo: [ObjectIdentifier: Memo] = [:]
-    var graph: [EntryKey: AnyObject] = [:]
+    // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
+    // set lookup on every access) for state that only its own thread mutates.
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var graph: [EntryKey: Cell] = [:]
     var waitingFor: Entry?
-    private var nextToken: UInt64
+    @exclusivity(unchecked) private var nextToken: UInt64
 
     private static let threadCount = Atomic<UInt64>(0)
 
@@ -72,10 +61,6 @@ final class ThreadState: @unchecked Sendable {
         guard token != 0 else { return nil }
         return frames.lastIndex { $0.token == token }
     }
-
-    /// The most entries a thread's memo keeps before it starts over (keypaths made at run time
-    /// with arguments are new objects each time, and would otherwise grow it without bound).
-    static let memoLimit = 4096
 }
 
 private let threadStateKey: pthread_key_t = {

@@ -1,0 +1,72 @@
+/// A resolved value kept by a scope, in memory that non-generic code can find.
+///
+/// Reading it back is a load through `storage`: no dynamic cast (tens of nanoseconds for a
+/// protocol existential) and no lookup of a generic class's metadata (which reading a field of
+/// `Box<Value>` from unspecialised code would need).
+class Cell: @unchecked Sendable {
+    // @unchecked: `storage` is written once, in the subclass's init, before the cell is shared;
+    // handing one instance to every caller is what a scope is for, and the registration's
+    // author decides whether that instance is thread-safe.
+    let storage: UnsafeMutableRawPointer
+
+    init(storage: UnsafeMutableRawPointer) {
+        self.storage = storage
+    }
+
+    /// The value; `Value` must be the type the cell was made with.
+    @inline(__always)
+    final func value<Value>(as _: Value.Type) -> Value {
+        storage.assumingMemoryBound(to: Value.self).pointee
+    }
+}
+
+/// A cell whose value can be read as `Any`, to convert it once into a view of another type.
+protocol AnyValueCell: Cell {
+    var anyValue: Any { get }
+}
+
+/// A cell that owns its value.
+final class StrongCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
+    // @unchecked: see `Cell`.
+    init(_ value: Value) {
+        let typed = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        typed.initialize(to: value)
+        super.init(storage: UnsafeMutableRawPointer(typed))
+    }
+
+    deinit {
+        let typed = storage.assumingMemoryBound(to: Value.self)
+        typed.deinitialize(count: 1)
+        typed.deallocate()
+    }
+
+    var anyValue: Any { value(as: Value.self) }
+}
+
+/// A copy of a value whose only reference is a class instance held weakly elsewhere; the copy
+/// does not keep the instance alive.
+///
+/// Valid only while the instance is alive: read it only while holding a strong reference
+/// obtained from the weak one.
+final class UnownedCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
+    // @unchecked: see `Cell`; readers keep the instance alive (see above).
+
+    /// - Parameters:
+    ///   - value: A value whose only reference is `object` (a class instance, or an optional
+    ///     or existential holding one).
+    ///   - object: The instance, which the caller keeps alive for the duration of the call.
+    init(_ value: Value, object: AnyObject) {
+        let typed = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        typed.initialize(to: value)
+        // The copy retained `object` once; give that back, so the copy does not own it.
+        Unmanaged.passUnretained(object).release()
+        super.init(storage: UnsafeMutableRawPointer(typed))
+    }
+
+    deinit {
+        storage.deallocate()  // not deinitialize: the copy owns no reference
+    }
+
+    /// Call only while the instance is alive.
+    var anyValue: Any { value(as: Value.self) }
+}
