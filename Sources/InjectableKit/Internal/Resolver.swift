@@ -67,10 +67,8 @@ enum Resolver {
     }
 
     /// Applies the override or the keypath (through `apply`), with a frame on the thread's
-    /// resolution stack.
-    ///
-    /// - Parameter known: Whether the memo table is current for `keyPath`: then no override
-    ///   applies, and there is nothing new to remember.
+    /// resolution stack. When `known` (the memo table is current for `keyPath`), no override
+    /// applies and there is nothing new to remember.
     @usableFromInline
     static func resolveSlowly<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?,
