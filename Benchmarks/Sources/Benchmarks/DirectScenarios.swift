@@ -1,0 +1,96 @@
+/// The baseline: what the code would do by hand, without a container.
+///
+/// - unique, chain, first-after-reset: construct the objects (`ServiceImpl() as any Service`).
+/// - application, cached, override-*, threads-*, registrations-*: read a hand-written
+///   singleton (`static let shared`); hand-written code has no overrides.
+/// - shared: load a `weak var` that something else keeps alive.
+/// - wrapper: initialise the owner with the instance passed in, then read it.
+struct DirectScenarios: Suite {
+    func measure(_ scenario: Scenario, with harness: Harness) -> Double? {
+        switch scenario {
+        case .unique:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(ServiceImpl() as any Service) }
+            }
+        case .application:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(AppSettings.shared) }
+            }
+        case .overrideOther, .overrideSame:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(OverrideTarget.shared) }
+            }
+        case .shared:
+            let held = SharedThing()
+            let reference = WeakReference(held)
+            return withExtendedLifetime(held) {
+                harness.measure { n in
+                    for _ in 0..<n { blackHole(reference.value!) }
+                }
+            }
+        case .cached:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(CachedThing.shared) }
+            }
+        case .chain:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(ChainA(b: ChainB(c: ChainC()))) }
+            }
+        case .wrapper:
+            return harness.measure { n in
+                for _ in 0..<n {
+                    let owner = DirectOwner(service: WrappedThing.shared)
+                    blackHole(owner.service)
+                }
+            }
+        case .threads1, .threads2:
+            return harness.measureThreads(scenario == .threads1 ? 1 : 2) { thread, n in
+                if thread == 0 {
+                    for _ in 0..<n { blackHole(AppSettings.shared) }
+                } else {
+                    for _ in 0..<n { blackHole(ThreadSettings.shared) }
+                }
+            }
+        case .registrations10, .registrations1000:
+            let resolvers = directRegistrationResolvers.prefix(
+                scenario == .registrations10 ? 10 : 1000
+            ).map(nonSendable)
+            return measureRoundRobin(resolvers, with: harness)
+        case .firstAfterReset:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(ResetThing()) }
+            }
+        }
+    }
+}
+
+private final class WeakReference<Object: AnyObject> {
+    weak var value: Object?
+    init(_ value: Object) { self.value = value }
+}
+
+/// The `wrapper` owner, with its dependency passed in.
+private final class DirectOwner {
+    let service: WrappedThing
+    init(service: WrappedThing) { self.service = service }
+}
+
+/// The same closure as a non-`Sendable` one, for `measureRoundRobin`. (Converting the whole
+/// array instead, `[@Sendable () -> T]` to `[() -> T]`, crashes at run time with Swift 6.3.1:
+/// "Could not cast value of type '@Sendable () -> AnyObject' to '() -> AnyObject'".)
+func nonSendable(_ resolve: @escaping @Sendable () -> AnyObject) -> () -> AnyObject {
+    resolve
+}
+
+/// Measures calling `resolvers` in turn, one call per operation.
+func measureRoundRobin(_ resolvers: [() -> AnyObject], with harness: Harness) -> Double {
+    for resolve in resolvers { blackHole(resolve()) }  // builds every instance once
+    return harness.measure { n in
+        var index = 0
+        for _ in 0..<n {
+            blackHole(resolvers[index]())
+            index += 1
+            if index == resolvers.count { index = 0 }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import InjectableKit
+
+// InjectableKit's registrations: one computed property per scenario, in the scope the scenario
+// names (no helper: unique).
+extension Injections {
+    var benchService: any Service { ServiceImpl() }
+    var benchSettings: AppSettings { application(AppSettings()) }
+    var benchThreadSettings: ThreadSettings { application(ThreadSettings()) }
+    var benchShared: SharedThing { shared(SharedThing()) }
+    var benchCached: CachedThing { cached(CachedThing()) }
+    var benchChainC: ChainC { ChainC() }
+    var benchChainB: ChainB { ChainB(c: resolve(\.benchChainC)) }
+    var benchChainA: ChainA { ChainA(b: resolve(\.benchChainB)) }
+    var benchWrapped: WrappedThing { application(WrappedThing()) }
+    var benchOverrideTarget: OverrideTarget { application(OverrideTarget()) }
+    var benchDecoy: Decoy { application(Decoy()) }
+    var benchResetThing: ResetThing { cached(ResetThing()) }
+}
+
+/// The `wrapper` owner: one `@Injectable` property, resolved in its initialiser.
+private final class InjectableOwner {
+    @Injectable(\.benchWrapped) var service
+}
+
+/// InjectableKit, resolved as its README shows: `Injections.container.resolve(\.key)` (a
+/// keypath literal at the call site), `@Injectable` in a class, overrides with
+/// `Injections.container.register(\.key) { ... }`, resets with `Injections.Scope.cached.reset()`.
+struct InjectableKitScenarios: Suite {
+    func measure(_ scenario: Scenario, with harness: Harness) -> Double? {
+        let container = Injections.container
+        switch scenario {
+        case .unique:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchService)) }
+            }
+        case .application:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchSettings)) }
+            }
+        case .shared:
+            let held = container.resolve(\.benchShared)
+            return withExtendedLifetime(held) {
+                harness.measure { n in
+                    for _ in 0..<n { blackHole(container.resolve(\.benchShared)) }
+                }
+            }
+        case .cached:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchCached)) }
+            }
+        case .chain:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchChainA)) }
+            }
+        case .wrapper:
+            return harness.measure { n in
+                for _ in 0..<n {
+                    let owner = InjectableOwner()
+                    blackHole(owner.service)
+                }
+            }
+        case .overrideOther:
+            let decoy = Decoy()
+            container.register(\.benchDecoy) { decoy }
+            defer { container.reset() }
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchOverrideTarget)) }
+            }
+        case .overrideSame:
+            let mock = OverrideTarget()
+            container.register(\.benchOverrideTarget) { mock }
+            defer { container.reset() }
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchOverrideTarget)) }
+            }
+        case .threads1, .threads2:
+            return harness.measureThreads(scenario == .threads1 ? 1 : 2) { thread, n in
+                if thread == 0 {
+                    for _ in 0..<n { blackHole(Injections.container.resolve(\.benchSettings)) }
+                } else {
+                    for _ in 0..<n {
+                        blackHole(Injections.container.resolve(\.benchThreadSettings))
+                    }
+                }
+            }
+        case .registrations10, .registrations1000:
+            let resolvers = injectableKitRegistrationResolvers.prefix(
+                scenario == .registrations10 ? 10 : 1000
+            ).map(nonSendable)
+            return measureRoundRobin(resolvers, with: harness)
+        case .firstAfterReset:
+            return harness.measure { n in
+                for _ in 0..<n {
+                    Injections.Scope.cached.reset()
+                    blackHole(container.resolve(\.benchResetThing))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// What is measured: one row of the table. The raw values are the names in the CSV.
+enum Scenario: String, CaseIterable, Sendable {
+    /// A unique (new every time) registration resolved as a protocol existential.
+    case unique
+    /// A process-wide singleton, already built.
+    case application
+    /// A weakly held instance, resolved while something holds it.
+    case shared
+    /// An instance cached until its scope is reset, already built.
+    case cached
+    /// `A(B(C()))`, each link unique and resolved through the container.
+    case chain
+    /// Initialising an object with one injected property, then reading the property.
+    case wrapper
+    /// A singleton resolved while an override is registered for another key.
+    case overrideOther = "override-other"
+    /// A key resolved while an override (returning a prebuilt instance) is registered for it.
+    case overrideSame = "override-same"
+    /// Singleton resolution on one thread.
+    case threads1 = "threads-1"
+    /// Singleton resolution on two threads at once (wall time per operation per thread).
+    case threads2 = "threads-2"
+    /// Singleton resolution round-robin over 10 registrations.
+    case registrations10 = "registrations-10"
+    /// Singleton resolution round-robin over 1,000 registrations.
+    case registrations1000 = "registrations-1000"
+    /// Resetting the cached scope, then resolving a cached registration: construction included.
+    case firstAfterReset = "first-after-reset"
+
+    /// The order the scenarios run in. `first-after-reset` runs before the registration
+    /// scenarios, so that a reset does not also pay for dropping their 1,000 instances (in
+    /// swift-dependencies, whose cache reset drops every key's value).
+    static let runOrder: [Scenario] = [
+        .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
+        .overrideOther, .overrideSame, .threads1, .threads2, .registrations10,
+        .registrations1000,
+    ]
+}
+
+/// A column of the table. The raw values are the names in the CSV.
+enum Library: String, CaseIterable, Sendable {
+    case direct
+    case injectableKit = "InjectableKit"
+    case swinject = "Swinject"
+    case swiftDependencies = "swift-dependencies"
+}
+
+/// One library's (or direct construction's) implementation of the scenarios.
+protocol Suite {
+    /// Measures `scenario`, returning the median nanoseconds per operation, or `nil` when the
+    /// library cannot express it.
+    func measure(_ scenario: Scenario, with harness: Harness) -> Double?
+}
