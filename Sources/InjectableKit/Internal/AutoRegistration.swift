@@ -25,6 +25,9 @@ enum AutoRegistration {
         condition.withLock {
             if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }
         }
+        // Resolution's common path skips `ensure()` for keys it has memo records for: make
+        // them all stale, so that the next resolution of each takes the path that runs it.
+        OverrideRegistry.shared.invalidateMemos()
     }
 
     private static func runIfNeeded() {

@@ -8,7 +8,7 @@ final class Entry: @unchecked Sendable {
     let key: EntryKey
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    let holdsWeakly: Bool
+    @usableFromInline let holdsWeakly: Bool
     let timeToLive: Duration?
 
     private let lock = Lock()
@@ -28,15 +28,16 @@ final class Entry: @unchecked Sendable {
     private var viewStorage: UnsafeMutableRawPointer?
     private var viewType: ObjectIdentifier?
     private var makeView: ((Any, AnyObject?) -> Cell?)?
-    /// When the instance expires; read only when `expires` (a `Bool` test is cheaper than
-    /// unwrapping an optional of this resilient type on every resolution).
-    private var expiry = ContinuousClock.Instant.now
+    /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
     private var epoch: UInt64 = 0
     private var retired = false
 
     /// The thread constructing the instance right now, if any.
     var builder: ThreadState?
+    /// When the instance expires, if `expires`. Declared last and read out of line: its type
+    /// is resilient, so the fields after it and the code that touches it need run-time layout.
+    private var expiry = ContinuousClock.Instant.now
 
     init(key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?) {
         self.key = key
@@ -45,51 +46,64 @@ final class Entry: @unchecked Sendable {
         self.timeToLive = timeToLive
     }
 
-    /// Starts reading the instance held, if there is one and it has not expired, as the
-    /// entry's own type or as the type of its view.
+    /// Starts reading the instance a strong entry holds, if there is one and it has not
+    /// expired, as the entry's own type or as the type of its view.
     ///
     /// Returns the instance's storage, typed as `type`, with the entry locked: copy the value,
-    /// then call ``endRead()``. For a weak entry it also returns the instance, which the caller
-    /// keeps until it has copied the value. Not generic, so that the inlined fast path calls it
-    /// without the cost of unspecialised generic code.
+    /// then call ``endRead()``. Not generic, so that the inlined fast path calls it without the
+    /// cost of unspecialised generic code.
     @usableFromInline
-    func beginRead(_ type: ObjectIdentifier) -> (
-        storage: UnsafeMutableRawPointer, alive: AnyObject?
-    )? {
+    func beginRead(_ type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
         lock.lock()
-        guard
-            let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil
-        else {
+        let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil
+        if storage == nil || (expires && hasExpired()) {
             lock.unlock()
+            if storage != nil { clear() }
             return nil
         }
-        if holdsWeakly {
-            guard let instance = object else {
-                lock.unlock()
-                return nil
-            }
-            return (storage, instance)
-        }
-        if expires, ContinuousClock.now >= expiry {
-            lock.unlock()
-            clear()
-            return nil
-        }
-        return (storage, nil)
+        return storage
     }
 
-    /// Ends a read started by a successful ``beginRead(_:)``.
+    @inline(never)
+    private func hasExpired() -> Bool {
+        ContinuousClock.now >= expiry
+    }
+
+    /// Starts reading the instance a weak entry holds, if it is alive: like
+    /// ``beginRead(_:)``, and also returns the instance, which the caller keeps until it has
+    /// copied the value.
+    @usableFromInline
+    func beginWeakRead(_ type: ObjectIdentifier) -> (UnsafeMutableRawPointer, AnyObject)? {
+        lock.lock()
+        if let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil,
+            let instance = object
+        {
+            return (storage, instance)
+        }
+        lock.unlock()
+        return nil
+    }
+
+    /// Ends a read started by a successful ``beginRead(_:)`` or ``beginWeakRead(_:)``.
     @usableFromInline
     func endRead() {
         lock.unlock()
     }
 
-    /// The instance held, if there is one and it has not expired.
+    /// The instance held, if there is one (alive, and not expired).
+    @inlinable
     func value<Value>(as _: Value.Type) -> Value? {
-        guard let (storage, alive) = beginRead(ObjectIdentifier(Value.self)) else { return nil }
+        let type = ObjectIdentifier(Value.self)
+        if holdsWeakly {
+            guard let (storage, instance) = beginWeakRead(type) else { return nil }
+            let value = storage.assumingMemoryBound(to: Value.self).pointee
+            endRead()
+            withExtendedLifetime(instance) {}
+            return value
+        }
+        guard let storage = beginRead(type) else { return nil }
         let value = storage.assumingMemoryBound(to: Value.self).pointee
         endRead()
-        withExtendedLifetime(alive) {}
         return value
     }
 

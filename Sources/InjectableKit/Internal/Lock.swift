@@ -1,55 +1,23 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Synchronization
 
-/// A small non-recursive mutual-exclusion lock.
+/// A small non-recursive lock, stored inline in the object whose state it guards.
 ///
 /// `Synchronization.Mutex` owns the state it protects and hands it out as `sending`, which does
 /// not fit state that holds non-`Sendable` user instances; this lock guards state kept beside it.
-final class Lock: @unchecked Sendable {
-    // @unchecked: the raw lock is only touched through lock()/unlock(), which are thread-safe.
-    #if canImport(Darwin)
-        private let raw: UnsafeMutablePointer<os_unfair_lock>
-    #else
-        private let raw: UnsafeMutablePointer<pthread_mutex_t>
-    #endif
+/// NB: `_unsafeLock()` / `_unsafeUnlock()` are `Mutex<Void>`'s public (underscored) lock and
+/// unlock: a compare-and-swap each when uncontended (a futex on Linux, `os_unfair_lock` on
+/// Darwin), about a third of a `pthread_mutex` pair in the resolution fast path.
+struct Lock: ~Copyable, Sendable {
+    private let mutex = Mutex(())
 
-    init() {
-        raw = .allocate(capacity: 1)
-        #if canImport(Darwin)
-            raw.initialize(to: os_unfair_lock())
-        #else
-            raw.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(raw, nil)
-        #endif
-    }
-
-    deinit {
-        #if !canImport(Darwin)
-            pthread_mutex_destroy(raw)
-        #endif
-        raw.deinitialize(count: 1)
-        raw.deallocate()
-    }
-
+    @inline(__always)
     func lock() {
-        #if canImport(Darwin)
-            os_unfair_lock_lock(raw)
-        #else
-            pthread_mutex_lock(raw)
-        #endif
+        mutex._unsafeLock()
     }
 
+    @inline(__always)
     func unlock() {
-        #if canImport(Darwin)
-            os_unfair_lock_unlock(raw)
-        #else
-            pthread_mutex_unlock(raw)
-        #endif
+        mutex._unsafeUnlock()
     }
 
     @inline(__always)

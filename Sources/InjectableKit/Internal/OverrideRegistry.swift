@@ -76,6 +76,11 @@ final class OverrideRegistry: @unchecked Sendable {
         change { $0 = Overrides() }
     }
 
+    /// Makes every memo record stale without changing any override.
+    func invalidateMemos() {
+        generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    }
+
     func push() {
         lock.withLock { saved.append(current) }
     }

@@ -22,9 +22,11 @@ enum Resolver {
     }
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
+    ///
+    /// Records are made only by resolutions that ran the ``AutoRegistering`` hook first, and
+    /// re-arming the hook makes every record stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
-        AutoRegistration.ensure()
         let generation = OverrideRegistry.shared.generation.load(ordering: .acquiring)
         guard let record = MemoTable.shared.record(for: keyPath) else {
             return (.unknown, generation)
@@ -47,11 +49,7 @@ enum Resolver {
         let known: Bool
         switch lookup {
         case .entry(let entry):
-            let read = entry._withUnsafeGuaranteedRef { $0.beginRead(ObjectIdentifier(Value.self)) }
-            if let (storage, alive) = read {
-                let value = storage.assumingMemoryBound(to: Value.self).pointee
-                entry._withUnsafeGuaranteedRef { $0.endRead() }
-                withExtendedLifetime(alive) {}
+            if let value = entry._withUnsafeGuaranteedRef({ $0.value(as: Value.self) }) {
                 return value
             }
             known = true
@@ -74,6 +72,7 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?,
         generation: UInt64, known: Bool, apply: (Injections) -> Value
     ) -> Value {
+        AutoRegistration.ensure()
         let thread = ThreadState.current
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller, on: thread)
         if !known, let override = override(for: keyPath) {
