@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Injections {
     /// How long an instance lives, and the cache that holds it.
     ///
@@ -37,10 +35,7 @@ extension Injections {
             self.name = name
             self.kind = kind
             self.timeToLive = timeToLive
-            Self.registry.withLock {
-                $0.removeAll { $0.scope == nil }
-                $0.append(WeakScope(scope: self))
-            }
+            Self.registry.add(self)
         }
 
         /// A textual representation of the scope: its name.
@@ -110,15 +105,11 @@ extension Injections {
             }
         }
 
-        private struct WeakScope {
-            weak var scope: Scope?
-        }
-
-        private static let registry = Mutex<[WeakScope]>([])
+        private static let registry = ScopeRegistry()
 
         /// Every scope that exists now.
         static var all: [Scope] {
-            registry.withLock { $0.compactMap(\.scope) }
+            registry.all
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 
 extension Injections {
     var slowCached: Service {
@@ -50,4 +49,20 @@ func runOnThreads(
     }
     for _ in 0..<count { start.signal() }
     return finished.wait(timeout: .now() + timeout) == .success
+}
+
+/// A value guarded by an `NSLock`. (Not `Mutex`: on Linux its contended path is invisible to
+/// ThreadSanitizer, which then reports false races.)
+final class Guarded<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }

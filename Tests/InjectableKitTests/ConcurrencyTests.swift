@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 extension GlobalContainerTests {
@@ -9,7 +8,7 @@ extension GlobalContainerTests {
             for _ in 0..<5 {
                 Injections.Scope.cached.reset()
                 let before = Counters.slowBuilds.count
-                let instances = Mutex<[ObjectIdentifier]>([])
+                let instances = Guarded<[ObjectIdentifier]>([])
                 let finished = runOnThreads(8) { _ in
                     let service = Injections.container.resolve(\.slowCached)
                     instances.withLock { $0.append(ObjectIdentifier(service)) }
