@@ -28,6 +28,11 @@ public struct Injections: Sendable {
     /// diagnostics.
     @usableFromInline let token: UInt64
 
+    @usableFromInline
+    init(token: UInt64) {
+        self.token = token
+    }
+
     /// The container: resolve, register overrides, reset and push/pop through it.
     ///
     /// ```swift

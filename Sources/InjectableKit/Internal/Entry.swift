@@ -9,6 +9,8 @@ final class Entry: @unchecked Sendable {
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
     @usableFromInline let holdsWeakly: Bool
+    /// Whether the type is an `Optional`, whose `nil` is never stored.
+    let holdsOptionals: Bool
     let timeToLive: Duration?
 
     private let lock = Lock()
@@ -39,10 +41,14 @@ final class Entry: @unchecked Sendable {
     /// is resilient, so the fields after it and the code that touches it need run-time layout.
     private var expiry = ContinuousClock.Instant.now
 
-    init(key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?) {
+    init(
+        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, holdsOptionals: Bool,
+        timeToLive: Duration?
+    ) {
         self.key = key
         self.owner = owner
         self.holdsWeakly = holdsWeakly
+        self.holdsOptionals = holdsOptionals
         self.timeToLive = timeToLive
     }
 
@@ -190,7 +196,7 @@ final class Entry: @unchecked Sendable {
     }
 
     private func store<Value>(_ value: Value, ifEpoch startEpoch: UInt64) {
-        guard !isNil(value) else { return }  // nil is never cached
+        if holdsOptionals && isNil(value) { return }  // nil is never cached
         let instance = holdsWeakly ? classInstance(value) : nil
         if holdsWeakly && instance == nil { return }  // a value cannot be held weakly
         let newCell: Cell = instance.map { UnownedCell(value, object: $0) } ?? StrongCell(value)

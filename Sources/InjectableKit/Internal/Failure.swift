@@ -15,10 +15,10 @@ enum Failure {
 
     /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
     /// cycle through keypaths made at run time (each one a new object).
-    static func tooDeep(_ frames: [Frame]) -> Never {
+    static func tooDeep(_ frames: [Frame], depth: Int) -> Never {
         let names = frames.suffix(12).map(name(of:))
         fatalError(
-            "InjectableKit: resolutions nested \(frames.count) deep; a dependency cycle? "
+            "InjectableKit: resolutions nested \(depth) deep; a dependency cycle? "
                 + "Innermost: \(chain(names)). \(advice)")
     }
 

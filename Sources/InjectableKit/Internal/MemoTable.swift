@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What resolution remembers about one keypath object: the override generation at which no
-/// override applied to it, and the scope entry that holds its instance (none for a unique
-/// registration).
+/// override applied to it, and either the scope entry that holds its instance or, for a unique
+/// registration, whether its getter calls no scope helper at all (a plain getter).
 final class MemoRecord: @unchecked Sendable {
     // @unchecked: the atomics are atomics; `kept` is guarded by `MemoTable`'s lock.
 
@@ -10,7 +10,9 @@ final class MemoRecord: @unchecked Sendable {
     let keyPath: AnyKeyPath
     /// 0 until the first `remember`; generations start at 1.
     let generation = Atomic<UInt64>(0)
+    /// An `Entry`'s address; or `plainGetter`; or 0 for a getter that calls helpers.
     private let entryBits = Atomic<UInt>(0)
+    private static let plainGetter: UInt = 1
     /// Every entry this record has pointed to, kept alive so that readers, who do not retain
     /// what they read, never see a freed one.
     private var kept: [Entry] = []
@@ -23,14 +25,24 @@ final class MemoRecord: @unchecked Sendable {
     @inline(__always)
     var entry: Unmanaged<Entry>? {
         let bits = entryBits.load(ordering: .acquiring)
-        guard let raw = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        guard bits != Self.plainGetter, let raw = UnsafeRawPointer(bitPattern: bits) else {
+            return nil
+        }
         return Unmanaged.fromOpaque(raw)
     }
 
+    /// Whether the keypath's getter calls no scope helper (read after `entry`, which is nil).
+    @inline(__always)
+    var isPlainGetter: Bool {
+        entryBits.load(ordering: .acquiring) == Self.plainGetter
+    }
+
     /// Call with `MemoTable`'s lock held.
-    func update(entry: Entry?, generation: UInt64) {
+    func update(entry: Entry?, plainGetter: Bool, generation: UInt64) {
         if let entry, !kept.contains(where: { $0 === entry }) { kept.append(entry) }
-        let bits = entry.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+        let bits =
+            entry.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+            ?? (plainGetter ? Self.plainGetter : 0)
         // The entry first: a reader that sees the new generation sees the new entry too.
         entryBits.store(bits, ordering: .releasing)
         self.generation.store(generation, ordering: .releasing)
@@ -70,18 +82,18 @@ final class MemoTable: @unchecked Sendable {
     }
 
     /// Records what the slow path learned about `keyPath`.
-    func remember(_ keyPath: AnyKeyPath, entry: Entry?, generation: UInt64) {
+    func remember(_ keyPath: AnyKeyPath, entry: Entry?, plainGetter: Bool, generation: UInt64) {
         lock.withLock {
             let id = ObjectIdentifier(keyPath)
             if let record = records[id] {
-                record.update(entry: entry, generation: generation)
+                record.update(entry: entry, plainGetter: plainGetter, generation: generation)
                 return
             }
             // An equal keypath that is another object was made at run time: recording every
             // such object would grow the table without bound.
             guard records.count < Self.limit, !recordedKeys.contains(keyPath) else { return }
             let record = MemoRecord(keyPath: keyPath)
-            record.update(entry: entry, generation: generation)
+            record.update(entry: entry, plainGetter: plainGetter, generation: generation)
             records[id] = record
             recordedKeys.insert(keyPath)
             var table = tables[tables.count - 1]

@@ -7,6 +7,8 @@ import Synchronization
 enum Resolver {
     /// How deep resolutions may nest before they are taken for an unbounded cycle.
     static let depthLimit = 512
+    /// How deep plain getters resolve without frames (see `resolveUnframed`).
+    static let framelessDepth = 64
     /// From this depth on, cycle detection also compares keypaths by value (not only by object).
     static let deepCheckDepth = 32
 
@@ -17,6 +19,8 @@ enum Resolver {
         case unknown
         /// No override applies; the keypath's getter builds a new instance every time.
         case getter
+        /// As `getter`, and the getter calls no scope helper.
+        case plainGetter
         /// No override applies; the entry holds the keypath's instance, when it holds one.
         case entry(Unmanaged<Entry>)
     }
@@ -35,7 +39,8 @@ enum Resolver {
             guard record.generation.load(ordering: .acquiring) == generation else {
                 return (.unknown, generation)
             }
-            return (record.entry.map(Lookup.entry) ?? .getter, generation)
+            if let entry = record.entry { return (.entry(entry), generation) }
+            return (record.isPlainGetter ? .plainGetter : .getter, generation)
         }
     }
 
@@ -46,81 +51,110 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
         let (lookup, generation) = lookup(keyPath)
-        let known: Bool
+        var known = true
         switch lookup {
         case .entry(let entry):
             if let value = entry._withUnsafeGuaranteedRef({ $0.value(as: Value.self) }) {
                 return value
             }
-            known = true
+        case .plainGetter:
+            if let thread = enterUnframed() {
+                // Applied here, inlined into the caller, where the compiler sees the keypath
+                // literal and calls its getter directly.
+                let value = Injections(token: 0)[keyPath: keyPath]
+                exitUnframed(thread)
+                return value
+            }
         case .getter:
-            known = true
+            break
         case .unknown:
             known = false
+            if let value = resolveOverride(keyPath, token: token, caller: caller) {
+                return value
+            }
         }
-        // The keypath is applied here, where it is specialised, rather than in the slow path.
-        return resolveSlowly(
-            keyPath, token: token, caller: caller, generation: generation, known: known
-        ) { $0[keyPath: keyPath] }
-    }
-
-    /// Applies the override or the keypath (through `apply`), with a frame on the thread's
-    /// resolution stack. When `known` (the memo table is current for `keyPath`), no override
-    /// applies and there is nothing new to remember.
-    @usableFromInline
-    static func resolveSlowly<Value>(
-        _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?,
-        generation: UInt64, known: Bool, apply: (Injections) -> Value
-    ) -> Value {
-        AutoRegistration.ensure()
-        let thread = ThreadState.current
-        let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller, on: thread)
-        if !known, let override = override(for: keyPath) {
-            let value = override.make()
-            _ = exit(on: thread)
-            return value
-        }
-        let value = apply(Injections(token: frameToken))
-        let frame = exit(on: thread)
+        let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
+        let value = Injections(token: frameToken)[keyPath: keyPath]
+        let frame = exit()
         if !known {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
         return value
     }
 
-    private static func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>?
-    {
+    /// The override for `keyPath`, resolved with a frame, if one is registered.
+    @usableFromInline
+    static func resolveOverride<Value>(
+        _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
+    ) -> Value? {
+        AutoRegistration.ensure()
         let registry = OverrideRegistry.shared
-        return registry.isEmpty ? nil : registry.override(for: keyPath)
+        guard !registry.isEmpty, let override = registry.override(for: keyPath) else {
+            return nil
+        }
+        _ = enter(keyPath, of: Value.self, token: token, caller: caller)
+        let value = override.make()
+        _ = exit()
+        return value
+    }
+
+    /// Starts resolving a plain getter whose memo record is current: no override applies, and
+    /// it calls no scope helper, so it needs no frame, only the depth count that keeps the graph
+    /// scope and cycle detection right.
+    ///
+    /// - Returns: The thread's state, to hand to ``exitUnframed(_:)``; `nil` past
+    ///   `framelessDepth`, where resolutions take frames again so that a cycle through plain
+    ///   getters is still caught and named.
+    @usableFromInline
+    static func enterUnframed() -> ThreadState? {
+        let thread = ThreadState.current
+        guard thread.depth < framelessDepth else { return nil }
+        thread.depth += 1
+        return thread
+    }
+
+    @usableFromInline
+    static func exitUnframed(_ thread: ThreadState) {
+        thread.depth -= 1
+        if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
     }
 
     /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame.
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
-    private static func enter(
-        _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?,
-        on thread: ThreadState
+    @usableFromInline
+    static func enter(
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?
     ) -> UInt64 {
+        AutoRegistration.ensure()
+        let thread = ThreadState.current
         if let caller, let index = thread.frameIndex(token: token),
             thread.frames[index].name == nil
         {
-            thread.frames[index].name = "\(caller)"
+            thread.frames[index].name = caller
         }
         checkForCycle(keyPath, on: thread)
         let frameToken = thread.makeToken()
-        thread.frames.append(Frame(keyPath: keyPath, token: frameToken, valueType: valueType))
+        thread.depth += 1
+        thread.frames.append(
+            Frame(keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth))
         return frameToken
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
-    private static func exit(on thread: ThreadState) -> Frame {
+    @usableFromInline
+    static func exit() -> Frame {
+        let thread = ThreadState.current
         let frame = thread.frames.removeLast()
-        if thread.frames.isEmpty && !thread.graph.isEmpty {
-            let graph = thread.graph
-            thread.graph = [:]
-            withExtendedLifetime(graph) {}  // instances released once the state is consistent
-        }
+        thread.depth -= 1
+        if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
         return frame
+    }
+
+    private static func clearGraph(on thread: ThreadState) {
+        let graph = thread.graph
+        thread.graph = [:]
+        withExtendedLifetime(graph) {}  // instances released once the state is consistent
     }
 
     private static func checkForCycle(_ keyPath: AnyKeyPath, on thread: ThreadState) {
@@ -128,16 +162,18 @@ enum Resolver {
         if let index = frames.firstIndex(where: { $0.keyPath === keyPath }) {
             Failure.cycle(at: index, in: frames)
         }
-        guard frames.count >= deepCheckDepth else { return }
-        if let index = frames.firstIndex(where: { $0.keyPath == keyPath }) {
+        if frames.count >= deepCheckDepth,
+            let index = frames.firstIndex(where: { $0.keyPath == keyPath })
+        {
             Failure.cycle(at: index, in: frames)
         }
-        if frames.count >= depthLimit { Failure.tooDeep(frames) }
+        if thread.depth >= depthLimit { Failure.tooDeep(frames, depth: thread.depth) }
     }
 
     /// Records that `keyPath` had no override at `generation`, and, when its getter's one
     /// helper returned the getter's own result, which entry holds it.
-    private static func remember<Value>(
+    @usableFromInline
+    static func remember<Value>(
         _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64
     ) {
         var entry: Entry? = nil
@@ -147,7 +183,8 @@ enum Resolver {
         {
             entry = helperEntry
         }
-        MemoTable.shared.remember(keyPath, entry: entry, generation: generation)
+        MemoTable.shared.remember(
+            keyPath, entry: entry, plainGetter: frame.helperCount == 0, generation: generation)
     }
 
     /// A scope helper: the instance `scope` holds for the registration at `site`.
@@ -157,9 +194,12 @@ enum Resolver {
     ) -> Value {
         let thread = ThreadState.current
         if let index = thread.frameIndex(token: token), thread.frames[index].name == nil {
-            thread.frames[index].name = site.name
+            thread.frames[index].name = site.function
         }
-        let ownerIndex = thread.frames.indices.last
+        // The innermost resolution's frame; none when that resolution is a plain getter's.
+        let ownerIndex = thread.frames.indices.last.flatMap {
+            thread.frames[$0].depth == thread.depth ? $0 : nil
+        }
         let owner = ownerIndex.map { thread.frames[$0].keyPath }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
@@ -171,16 +211,19 @@ enum Resolver {
         if let ownerIndex { thread.frames[ownerIndex].helperCount += 1 }
 
         if scope.kind == .graph {
-            guard ownerIndex != nil else { return make() }
+            guard thread.depth > 0 else { return make() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
             let value = make()
             if !isNil(value) { thread.graph[key] = StrongCell(value) }
             return value
         }
 
-        let entry = scope.storage.entry(
-            for: key, owner: owner, holdsWeakly: scope.kind == .shared,
-            timeToLive: timeToLive ?? scope.timeToLive)
+        let entry = scope.storage.entry(for: key) {
+            Entry(
+                key: key, owner: owner, holdsWeakly: scope.kind == .shared,
+                holdsOptionals: Value.self is any OptionalValue.Type,
+                timeToLive: timeToLive ?? scope.timeToLive)
+        }
         if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
         return entry.obtain(make, on: thread)
     }

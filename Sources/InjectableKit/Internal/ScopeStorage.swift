@@ -4,14 +4,11 @@ final class ScopeStorage: @unchecked Sendable {
     private let lock = Lock()
     private var entries: [EntryKey: Entry] = [:]
 
-    /// The entry for `key`, made on first use.
-    func entry(
-        for key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
-    ) -> Entry {
+    /// The entry for `key`, made by `make` on first use.
+    func entry(for key: EntryKey, make: () -> Entry) -> Entry {
         lock.withLock {
             if let entry = entries[key] { return entry }
-            let entry = Entry(
-                key: key, owner: owner, holdsWeakly: holdsWeakly, timeToLive: timeToLive)
+            let entry = make()
             entries[key] = entry
             return entry
         }

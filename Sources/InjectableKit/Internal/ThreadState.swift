@@ -9,13 +9,16 @@ import Synchronization
 #endif
 
 /// One keypath resolution in progress on a thread.
+@usableFromInline
 struct Frame {
     let keyPath: AnyKeyPath
     /// Identifies the `Injections` value handed to this frame's getter.
     let token: UInt64
     let valueType: Any.Type
+    /// The thread's resolution depth this frame's resolution runs at (1 for the outermost).
+    let depth: Int
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
-    var name: String?
+    var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
     var helperEntry: Entry?
     var helperCount = 0
@@ -25,6 +28,7 @@ struct Frame {
 /// diagnostics and the graph scope.
 ///
 /// Factories are synchronous, so a resolution starts and ends on one thread.
+@usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
     // threads read under `BuildCoordinator.condition` while this thread waits on it.
@@ -32,6 +36,8 @@ final class ThreadState: @unchecked Sendable {
     // set lookup on every access) for state that only its own thread mutates.
     @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) var graph: [EntryKey: Cell] = [:]
+    /// How many resolutions are in progress on this thread, with frames or without.
+    @exclusivity(unchecked) var depth = 0
     var waitingFor: Entry?
     @exclusivity(unchecked) private var nextToken: UInt64
 
