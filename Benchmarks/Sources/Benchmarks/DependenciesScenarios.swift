@@ -174,6 +174,7 @@ struct DependenciesScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n {
                     let owner = DependencyOwner()
+                    blackHole(owner)  // so that the owner is really allocated
                     blackHole(owner.service)
                 }
             }

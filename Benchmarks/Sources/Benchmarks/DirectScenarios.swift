@@ -40,6 +40,7 @@ struct DirectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n {
                     let owner = DirectOwner(service: WrappedThing.shared)
+                    blackHole(owner)  // so that the owner is really allocated
                     blackHole(owner.service)
                 }
             }

@@ -56,6 +56,7 @@ struct InjectableKitScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n {
                     let owner = InjectableOwner()
+                    blackHole(owner)  // so that the owner is really allocated
                     blackHole(owner.service)
                 }
             }

@@ -49,6 +49,7 @@ struct SwinjectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n {
                     let owner = SwinjectOwner(resolver: container)
+                    blackHole(owner)  // so that the owner is really allocated
                     blackHole(owner.service)
                 }
             }
