@@ -27,20 +27,22 @@ enum Resolver {
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
     ///
-    /// Records are made only by resolutions that ran the ``AutoRegistering`` hook first, and
-    /// re-arming the hook makes every record stale, so the hook needs no check here.
+    /// Slots are made only by resolutions that ran the ``AutoRegistering`` hook first, and
+    /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
         let generation = OverrideRegistry.shared.generation.load(ordering: .acquiring)
-        guard let record = MemoTable.shared.record(for: keyPath) else {
+        guard let slot = MemoTable.shared.lookup(keyPath),
+            slot.generation == UInt(truncatingIfNeeded: generation)
+        else {
             return (.unknown, generation)
         }
-        return record._withUnsafeGuaranteedRef { record in
-            guard record.generation.load(ordering: .acquiring) == generation else {
-                return (.unknown, generation)
-            }
-            if let entry = record.entry { return (.entry(entry), generation) }
-            return (record.isPlainGetter ? .plainGetter : .getter, generation)
+        switch slot.entry {
+        case 0: return (.getter, generation)
+        case MemoTable.plainGetter: return (.plainGetter, generation)
+        default:
+            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: slot.entry)!)
+            return (.entry(entry), generation)
         }
     }
 
