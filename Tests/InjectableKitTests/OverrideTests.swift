@@ -8,6 +8,12 @@ extension Injections {
     }
 }
 
+/// A mock whose deinit uses the container, as a mock that logs through an injected logger does.
+final class ContainerUsingMock: Greeting {
+    let text = "container-using mock"
+    deinit { _ = Injections.container.resolve(\.secondGreeting) }
+}
+
 extension GlobalContainerTests {
     @Suite struct OverrideTests {
         init() { Injections.container.reset() }
@@ -112,6 +118,37 @@ extension GlobalContainerTests {
             Injections.container.register { MockGreeting("deep") as any Greeting }
             defer { Injections.container.reset() }
             #expect(Owner().consumer.greeting.text == "deep")
+        }
+
+        @Test func replacingAnOverrideWhoseCapturesUseTheContainerDoesNotDeadlock() {
+            Injections.container.register(\.secondGreeting) { MockGreeting() }
+            let finished = runOnThreads(1, timeout: 10) { _ in
+                // Only the closure holds the mock, so replacing the closure releases it.
+                Injections.container.register(\.firstGreeting) { [mock = ContainerUsingMock()] in
+                    mock
+                }
+                Injections.container.register(\.firstGreeting) { MockGreeting("replaced") }
+            }
+            #expect(finished, "deadlock: a capture was released under the registry's lock")
+            guard finished else { return }  // the registry is stuck; touching it would hang
+            #expect(Injections.container.resolve(\.firstGreeting).text == "replaced")
+            Injections.container.reset()
+        }
+
+        @Test func aCachedTypeOverrideIsDroppedWhenTheTypeOverrideIs() {
+            Injections.container.register {
+                Injections.cached(MockGreeting("first")) as any Greeting
+            }
+            let first = Injections.container.resolve(\.firstGreeting)
+            #expect(
+                Injections.container.resolve(\.firstGreeting) as AnyObject === first as AnyObject)
+            Injections.container.reset()
+            Injections.container.register {
+                Injections.cached(MockGreeting("second")) as any Greeting
+            }
+            let second = Injections.container.resolve(\.firstGreeting)
+            #expect(second as AnyObject !== first as AnyObject)
+            Injections.container.reset()
         }
     }
 }

@@ -11,6 +11,9 @@ final class Entry: @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
     /// Whether the type is an `Optional`, whose `nil` is never stored.
     let holdsOptionals: Bool
+    /// For an entry made by an override's factory, the type of the key the override served,
+    /// so that changing a type override drops it.
+    let overrideType: ObjectIdentifier?
     let timeToLive: Duration?
 
     private let lock = Lock()
@@ -42,11 +45,12 @@ final class Entry: @unchecked Sendable {
     private var expiry = ContinuousClock.Instant.now
 
     init(
-        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, holdsOptionals: Bool,
-        timeToLive: Duration?
+        key: EntryKey, owner: AnyKeyPath?, overrideType: ObjectIdentifier?, holdsWeakly: Bool,
+        holdsOptionals: Bool, timeToLive: Duration?
     ) {
         self.key = key
         self.owner = owner
+        self.overrideType = overrideType
         self.holdsWeakly = holdsWeakly
         self.holdsOptionals = holdsOptionals
         self.timeToLive = timeToLive
@@ -62,9 +66,9 @@ final class Entry: @unchecked Sendable {
     func beginRead(_ type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
         lock.lock()
         let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil
+        // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
         if storage == nil || (expires && hasExpired()) {
             lock.unlock()
-            if storage != nil { clear() }
             return nil
         }
         return storage
@@ -113,10 +117,12 @@ final class Entry: @unchecked Sendable {
         return value
     }
 
-    /// Whether `value` is the instance the entry holds, when it is a class instance (a getter
-    /// that returns something other than its helper's result is never memoised).
+    /// Whether `value` is the class instance the entry holds: only then can the memo serve the
+    /// entry's instance in place of the getter's result. (For a struct there is no telling
+    /// whether the getter returned its helper's value or something built from it, such as
+    /// `cached(5) + bonus`.)
     func isHolding<Value>(_ value: Value) -> Bool {
-        guard let instance = classInstance(value) else { return true }
+        guard let instance = classInstance(value) else { return false }
         return lock.withLock {
             if holdsWeakly { return object === instance }
             return (cell as? any AnyValueCell).flatMap { classInstance($0.anyValue) } === instance
@@ -188,22 +194,27 @@ final class Entry: @unchecked Sendable {
         let value = make()
 
         condition.lock()
-        store(value, ifEpoch: startEpoch)
+        let replaced = store(value, ifEpoch: startEpoch)
         builder = nil
         condition.broadcast()
         condition.unlock()
+        withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside the locks
         return value
     }
 
-    private func store<Value>(_ value: Value, ifEpoch startEpoch: UInt64) {
-        if holdsOptionals && isNil(value) { return }  // nil is never cached
+    /// Stores a newly built instance, unless the entry was cleared or retired since the build
+    /// started.
+    ///
+    /// - Returns: The cells it replaced, for the caller to release once it holds no lock.
+    private func store<Value>(_ value: Value, ifEpoch startEpoch: UInt64) -> Detached {
+        if holdsOptionals && isNil(value) { return nil }  // nil is never cached
         let instance = holdsWeakly ? classInstance(value) : nil
-        if holdsWeakly && instance == nil { return }  // a value cannot be held weakly
+        if holdsWeakly && instance == nil { return nil }  // a value cannot be held weakly
         let newCell: Cell = instance.map { UnownedCell(value, object: $0) } ?? StrongCell(value)
         lock.lock()
         guard !retired, epoch == startEpoch else {
             lock.unlock()
-            return
+            return nil
         }
         let old = (cell, view)
         cell = newCell
@@ -214,11 +225,21 @@ final class Entry: @unchecked Sendable {
             expiry = ContinuousClock.now.advanced(by: timeToLive)
         }
         lock.unlock()
-        withExtendedLifetime(old) {}  // a previous instance's deinit runs outside the lock
+        return old
     }
 
     /// Drops the instance; a retired entry never holds one again.
     func clear(retire: Bool = false) {
+        let old = detach(retire: retire)
+        withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
+    }
+
+    /// The cells an entry held, handed back so that their instances are released where no
+    /// lock is held (an instance's deinit may use the container).
+    typealias Detached = (Cell?, Cell?)?
+
+    /// Drops the instance like ``clear(retire:)``, but hands it back instead of releasing it.
+    func detach(retire: Bool = false) -> Detached {
         lock.lock()
         let old = (cell, view)
         cell = nil
@@ -228,6 +249,6 @@ final class Entry: @unchecked Sendable {
         epoch &+= 1
         if retire { retired = true }
         lock.unlock()
-        withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
+        return old
     }
 }

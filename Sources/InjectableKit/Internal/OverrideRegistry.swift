@@ -91,22 +91,33 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Applies `update`, then drops what scopes cached for every key and type it affected, so
+    /// Applies `update`, and drops what scopes cached for every key and type it affected, so
     /// that the next resolution sees the new state.
+    ///
+    /// The instances are dropped before the new state is published (the generation bump and
+    /// the lock's release), so that no resolution pairs a new override with an instance an
+    /// old one built. What the change lets go of (old overrides, their captures, the dropped
+    /// instances) is released after the lock, since a deinit may use the container.
     private func change(_ update: (inout Overrides) -> Void) {
-        let affected = lock.withLock {
+        var released: [Any] = []
+        lock.withLock {
             let before = current
             update(&current)
+            let affected = current.differences(from: before)
+            if !affected.keys.isEmpty || !affected.types.isEmpty {
+                for scope in Injections.Scope.all {
+                    released.append(
+                        scope.storage.detach { entry in
+                            affected.types.contains(entry.key.type)
+                                || entry.overrideType.map(affected.types.contains) ?? false
+                                || entry.owner.map(affected.keys.contains) ?? false
+                        })
+                }
+            }
             emptyFlag.store(current.isEmpty, ordering: .releasing)
             generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
-            return current.differences(from: before)
+            released.append(before)
         }
-        guard !affected.keys.isEmpty || !affected.types.isEmpty else { return }
-        for scope in Injections.Scope.all {
-            scope.storage.clear { entry in
-                affected.types.contains(entry.key.type)
-                    || entry.owner.map(affected.keys.contains) ?? false
-            }
-        }
+        withExtendedLifetime(released) {}
     }
 }

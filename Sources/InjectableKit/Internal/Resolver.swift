@@ -95,6 +95,8 @@ enum Resolver {
             return nil
         }
         _ = enter(keyPath, of: Value.self, token: token, caller: caller)
+        let thread = ThreadState.current
+        thread.frames[thread.frames.count - 1].servedByOverride = true
         let value = override.make()
         _ = exit()
         return value
@@ -178,9 +180,11 @@ enum Resolver {
     static func remember<Value>(
         _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64
     ) {
+        // A keypath with arguments is not recorded: each one made at run time is a new object,
+        // and recording it would keep it (and its arguments) alive for good.
+        if frame.helperEntry?.key.argument != nil { return }
         var entry: Entry? = nil
         if frame.helperCount == 1, let helperEntry = frame.helperEntry,
-            helperEntry.key.argument == nil || helperEntry.key.argument === keyPath,
             helperEntry.isHolding(value), helperEntry.adoptView(Value.self)
         {
             entry = helperEntry
@@ -205,8 +209,12 @@ enum Resolver {
         let owner = ownerIndex.map { thread.frames[$0].keyPath }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
-            // Without the keypath that carries the arguments there is nothing to key by.
-            guard let owner else { return make() }
+            // The arguments are in the keypath being resolved, if this subscript is what is
+            // being resolved: its frame's type is the helper's. A subscript used directly
+            // (`self[account: 1]` in another registration) has nothing to key by, and builds.
+            guard let ownerIndex, let owner,
+                thread.frames[ownerIndex].valueType == Value.self
+            else { return make() }
             argument = owner
         }
         let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
@@ -222,7 +230,12 @@ enum Resolver {
 
         let entry = scope.storage.entry(for: key) {
             Entry(
-                key: key, owner: owner, holdsWeakly: scope.kind == .shared,
+                key: key, owner: owner,
+                overrideType: ownerIndex.flatMap { index in
+                    let frame = thread.frames[index]
+                    return frame.servedByOverride ? ObjectIdentifier(frame.valueType) : nil
+                },
+                holdsWeakly: scope.kind == .shared,
                 holdsOptionals: Value.self is any OptionalValue.Type,
                 timeToLive: timeToLive ?? scope.timeToLive)
         }

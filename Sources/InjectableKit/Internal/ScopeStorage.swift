@@ -28,16 +28,10 @@ final class ScopeStorage: @unchecked Sendable {
         }
     }
 
-    /// Drops the instances of the entries that match.
-    func clear(where matches: (Entry) -> Bool) {
+    /// Drops the instances of the entries that match, handing them back for the caller to
+    /// release once it holds no lock.
+    func detach(where matches: (Entry) -> Bool) -> [Entry.Detached] {
         let matching = lock.withLock { entries.values.filter(matches) }
-        for entry in matching {
-            entry.clear()
-        }
-    }
-
-    /// How many entries hold an instance right now (for tests and diagnostics).
-    var count: Int {
-        lock.withLock { entries.count }
+        return matching.map { $0.detach() }
     }
 }

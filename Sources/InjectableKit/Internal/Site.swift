@@ -1,7 +1,18 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Where a scope helper was called: the identity of one registration.
 ///
-/// Compares the call site's `#fileID` and `#function` string literals by address (a literal is
-/// one object for its module) plus line and column, so hashing it costs a few integer mixes.
+/// Compares the call site's line and column and its `#fileID` and `#function` string literals:
+/// by address first (a literal is one object in its image, so that is the common case), then by
+/// contents, since a registration inlined into another image (an `@inlinable` getter in a
+/// dynamic library) has its own copies of the literals. Hashing uses the line, the column and
+/// the literals' lengths, which both copies share.
 struct Site: Hashable, Sendable {
     let file: StaticString
     let function: StaticString
@@ -17,15 +28,14 @@ struct Site: Hashable, Sendable {
 
     static func == (lhs: Site, rhs: Site) -> Bool {
         lhs.line == rhs.line && lhs.column == rhs.column
-            && address(lhs.function) == address(rhs.function)
-            && address(lhs.file) == address(rhs.file)
+            && sameText(lhs.function, rhs.function) && sameText(lhs.file, rhs.file)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(line)
         hasher.combine(column)
-        hasher.combine(address(function))
-        hasher.combine(address(file))
+        hasher.combine(function.utf8CodeUnitCount)
+        hasher.combine(file.utf8CodeUnitCount)
     }
 
     /// Whether the helper sits in a subscript, whose instances differ per argument value.
@@ -41,9 +51,13 @@ struct Site: Hashable, Sendable {
     var name: String { "\(function)" }
 }
 
-private func address(_ string: StaticString) -> UInt {
-    string.hasPointerRepresentation
-        ? UInt(bitPattern: string.utf8Start) : UInt(string.unicodeScalar.value)
+private func sameText(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
+    guard lhs.hasPointerRepresentation, rhs.hasPointerRepresentation else {
+        return lhs.description == rhs.description
+    }
+    if lhs.utf8Start == rhs.utf8Start { return true }
+    return lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount
+        && memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
 }
 
 /// The key of one cached instance: the registration's site, the instance's type, and, for a

@@ -22,6 +22,8 @@ struct Frame {
     /// The scope entry of the last helper called directly for this frame, and how many.
     var helperEntry: Entry?
     var helperCount = 0
+    /// Whether an override's factory, not the keypath's getter, is building this frame's value.
+    var servedByOverride = false
 }
 
 /// Per-thread resolution state: the stack of resolutions in progress, for cycle detection,
