@@ -16,7 +16,7 @@ final class Entry: @unchecked Sendable {
     let overrideType: ObjectIdentifier?
     let timeToLive: Duration?
 
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// The instance, as the type the helper built it as: a `StrongCell`, or for a weak entry an
     /// `UnownedCell` valid while `object` is alive.
     private var cell: Cell? {
@@ -95,7 +95,7 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Ends a read started by a successful ``beginRead(_:)`` or ``beginWeakRead(_:)``.
-    @usableFromInline
+    @inlinable
     func endRead() {
         lock.unlock()
     }

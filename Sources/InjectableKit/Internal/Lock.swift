@@ -19,11 +19,12 @@ import Synchronization
 /// NB: not `Mutex<Void>` on Linux, whose contended path hands the lock over through a futex
 /// inside the uninstrumented Synchronization library, so ThreadSanitizer reports false races
 /// between the critical sections it orders.
+@usableFromInline
 struct Lock: ~Copyable, Sendable {
     #if canImport(Darwin)
-        private let mutex = Mutex(())
+        @usableFromInline let mutex = Mutex(())
     #else
-        private let locked = Atomic<Bool>(false)
+        @usableFromInline let locked = Atomic<Bool>(false)
     #endif
 
     @inline(__always)
@@ -40,7 +41,7 @@ struct Lock: ~Copyable, Sendable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable
     func unlock() {
         #if canImport(Darwin)
             mutex._unsafeUnlock()

@@ -21,6 +21,8 @@ final class MemoTable: @unchecked Sendable {
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
 
+    /// The override registry's generation (see `OverrideRegistry.generation`).
+    let generation = Atomic<UInt64>(1)
     private let current: Atomic<UInt>
     private let lock = Lock()
     private var tables: [Slots]

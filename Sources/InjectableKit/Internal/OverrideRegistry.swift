@@ -44,9 +44,6 @@ final class OverrideRegistry: @unchecked Sendable {
     private var saved: [Overrides] = []
     private let emptyFlag = Atomic<Bool>(true)
 
-    /// Bumped by every change, so that a memo record's "no override here" can be trusted.
-    let generation = Atomic<UInt64>(1)
-
     var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
 
     func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>? {
@@ -78,7 +75,13 @@ final class OverrideRegistry: @unchecked Sendable {
 
     /// Makes every memo record stale without changing any override.
     func invalidateMemos() {
-        generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        bumpGeneration()
+    }
+
+    /// Makes every memo slot stale. The generation lives in the memo table, which the common
+    /// path reads anyway, so that it touches one shared object.
+    private func bumpGeneration() {
+        MemoTable.shared.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
     func push() {
@@ -115,7 +118,7 @@ final class OverrideRegistry: @unchecked Sendable {
                 }
             }
             emptyFlag.store(current.isEmpty, ordering: .releasing)
-            generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+            bumpGeneration()
             released.append(before)
         }
         withExtendedLifetime(released) {}

@@ -31,8 +31,9 @@ enum Resolver {
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
-        let generation = OverrideRegistry.shared.generation.load(ordering: .acquiring)
-        guard let slot = MemoTable.shared.lookup(keyPath),
+        let table = MemoTable.shared
+        let generation = table.generation.load(ordering: .acquiring)
+        guard let slot = table.lookup(keyPath),
             slot.generation == UInt(truncatingIfNeeded: generation)
         else {
             return (.unknown, generation)
