@@ -1,3 +1,5 @@
+// Inside `Injections.withOverrides`, every call here affects that task-local layer, not the
+// global registry: a test that runs in its own layer can use `Injections.container` freely.
 extension Injections {
     /// Overrides every key whose type is the factory's return type, in the seed's form: the
     /// type is inferred from what the closure returns.
@@ -17,7 +19,7 @@ extension Injections {
     /// - Parameter factory: Builds the replacement.
     public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.register(Override(factory), forType: ObjectIdentifier(Value.self))
+        OverrideRegistry.current.register(Override(factory), forType: ObjectIdentifier(Value.self))
     }
 
     /// Overrides one key.
@@ -41,7 +43,7 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
     ) {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.register(Override(factory), forKey: keyPath)
+        OverrideRegistry.current.register(Override(factory), forKey: keyPath)
     }
 
     /// Drops every override, and what scopes cached for the keys and types they served.
@@ -50,8 +52,9 @@ extension Injections {
     /// of the container, so the app's module-level registrations come back.
     public func reset() {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.removeAll()
-        AutoRegistration.rearm()
+        let registry = OverrideRegistry.current
+        registry.removeAll()
+        if !registry.isLayer { AutoRegistration.rearm() }
     }
 
     /// Drops the override of one key, and what scopes cached for it.
@@ -59,7 +62,7 @@ extension Injections {
     /// - Parameter keyPath: The key whose override to drop.
     public func reset<Value>(_ keyPath: KeyPath<Injections, Value>) {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.removeOverride(forKey: keyPath)
+        OverrideRegistry.current.removeOverride(forKey: keyPath)
     }
 
     /// Drops the type override registered with ``register(_:)`` for `type`, and what scopes
@@ -69,7 +72,7 @@ extension Injections {
     ///   `(any MyServiceType).self`.
     public func reset<Value>(_ type: Value.Type) {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.removeOverride(forType: ObjectIdentifier(type))
+        OverrideRegistry.current.removeOverride(forType: ObjectIdentifier(type))
     }
 
     /// Saves the whole override registry, to restore it with ``pop()``.
@@ -80,13 +83,13 @@ extension Injections {
     /// ```
     public func push() {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.push()
+        OverrideRegistry.current.push()
     }
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
     /// cached for every key and type whose override changed. Does nothing without a `push()`.
     public func pop() {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.pop()
+        OverrideRegistry.current.pop()
     }
 }

@@ -92,8 +92,10 @@ extension Injections {
 
         /// Drops every instance this scope holds; the next resolution of each of its
         /// registrations builds a new one. Instances already handed out are not affected.
+        ///
+        /// Inside `Injections.withOverrides`, it resets the scope's caches of that layer only.
         public func reset() {
-            storage.reset()
+            OverrideRegistry.current.storage(for: self).reset()
         }
 
         /// Resets every scope.

@@ -21,8 +21,13 @@ final class MemoTable: @unchecked Sendable {
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
 
-    /// The override registry's generation (see `OverrideRegistry.generation`).
+    /// The override registry's generation: bumped by every change of the global overrides, so
+    /// that a slot's "no override here" can be trusted. Here because the common path reads
+    /// this object anyway.
     let generation = Atomic<UInt64>(1)
+    /// How many `Injections.withOverrides` scopes are in progress, in any task. While there
+    /// are none, resolution does not read the task-local layer.
+    let activeLayers = Atomic<Int>(0)
     private let current: Atomic<UInt>
     private let lock = Lock()
     private var tables: [Slots]

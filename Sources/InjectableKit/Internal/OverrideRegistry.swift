@@ -33,24 +33,69 @@ struct Overrides {
 
 /// The overrides that tests and previews register, checked before a keypath's own getter.
 ///
-/// Resolution reads `generation` and `isEmpty` (atomics) first, and takes the lock and hashes a
-/// keypath only when some override exists and the keypath's memo record is stale.
+/// There is one global registry, and one task-local layer for each `Injections.withOverrides`
+/// scope in progress. A layer has its own overrides, checked before its parent's and the
+/// global ones, and its own scope caches, so that what a task resolves inside it is built for
+/// it alone.
+///
+/// Resolution reads the memo table's generation (an atomic) first, and takes the global lock
+/// and hashes a keypath only when some override exists and the keypath's memo slot is stale.
+@usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
-    // @unchecked: `current` and `saved` are guarded by `lock`; the atomics are atomics.
-    static let shared = OverrideRegistry()
+    // @unchecked: `current`, `saved` and `storages` are guarded by `lock`; the atomics are
+    // atomics; `parent` and `isLayer` are immutable.
+    @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
+    /// The registry that `Injections.container`'s calls affect in this task: its innermost
+    /// task-local layer, or the global registry.
+    static var current: OverrideRegistry {
+        guard MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0 else { return shared }
+        return Layers.current ?? shared
+    }
+
+    /// The enclosing layer, for a nested layer; `nil` for an outermost layer (the global
+    /// registry is beneath it) and for the global registry.
+    let parent: OverrideRegistry?
+    let isLayer: Bool
     private let lock = Lock()
     private var current = Overrides()
     private var saved: [Overrides] = []
     private let emptyFlag = Atomic<Bool>(true)
+    /// A layer's own scope caches, made on first use.
+    private var storages: [ObjectIdentifier: ScopeStorage] = [:]
+
+    init(parent: OverrideRegistry?, isLayer: Bool) {
+        self.parent = parent
+        self.isLayer = isLayer
+    }
 
     var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
 
+    /// The override for `keyPath`: by key, then by type, here and then beneath.
     func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>? {
-        lock.withLock {
-            let found = current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
-            return found as? Override<Value>
+        if !isEmpty {
+            let found = lock.withLock {
+                current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
+            }
+            if let found { return found as? Override<Value> }
         }
+        return isLayer ? (parent ?? Self.shared).override(for: keyPath) : nil
+    }
+
+    /// Where `scope` keeps its instances for resolutions that use this registry.
+    func storage(for scope: Injections.Scope) -> ScopeStorage {
+        guard isLayer else { return scope.storage }
+        return lock.withLock {
+            if let storage = storages[ObjectIdentifier(scope)] { return storage }
+            let storage = ScopeStorage()
+            storages[ObjectIdentifier(scope)] = storage
+            return storage
+        }
+    }
+
+    /// The storages a change of overrides may have to clear.
+    private var allStorages: [ScopeStorage] {
+        isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
     }
 
     func register(_ override: AnyOverride, forKey keyPath: AnyKeyPath) {
@@ -108,9 +153,9 @@ final class OverrideRegistry: @unchecked Sendable {
             update(&current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
-                for scope in Injections.Scope.all {
+                for storage in allStorages {
                     released.append(
-                        scope.storage.detach { entry in
+                        storage.detach { entry in
                             affected.types.contains(entry.key.type)
                                 || entry.overrideType.map(affected.types.contains) ?? false
                                 || entry.owner.map(affected.keys.contains) ?? false
@@ -118,7 +163,8 @@ final class OverrideRegistry: @unchecked Sendable {
                 }
             }
             emptyFlag.store(current.isEmpty, ordering: .releasing)
-            bumpGeneration()
+            // Memo slots describe the global registry; a layer's resolutions never use them.
+            if !isLayer { bumpGeneration() }
             released.append(before)
         }
         withExtendedLifetime(released) {}

@@ -23,6 +23,9 @@ enum Resolver {
         case plainGetter
         /// No override applies; the entry holds the keypath's instance, when it holds one.
         case entry(Unmanaged<Entry>)
+        /// The task runs inside `Injections.withOverrides`: the memo, which describes the
+        /// global registry and caches, does not apply.
+        case layered(OverrideRegistry)
     }
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
@@ -33,6 +36,9 @@ enum Resolver {
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
         let table = MemoTable.shared
         let generation = table.generation.load(ordering: .acquiring)
+        if table.activeLayers.load(ordering: .relaxed) != 0, let layer = Layers.current {
+            return (.layered(layer), generation)
+        }
         guard let slot = table.lookup(keyPath),
             slot.generation == UInt(truncatingIfNeeded: generation)
         else {
@@ -54,7 +60,7 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
         let (lookup, generation) = lookup(keyPath)
-        var known = true
+        var remembers = false
         switch lookup {
         case .entry(let entry):
             if let value = entry._withUnsafeGuaranteedRef({ $0.value(as: Value.self) }) {
@@ -70,31 +76,35 @@ enum Resolver {
             }
         case .getter:
             break
+        case .layered(let layer):
+            if let value = resolveOverride(keyPath, in: layer, token: token, caller: caller) {
+                return value
+            }
         case .unknown:
-            known = false
-            if let value = resolveOverride(keyPath, token: token, caller: caller) {
+            remembers = true
+            let registry = OverrideRegistry.shared
+            if let value = resolveOverride(keyPath, in: registry, token: token, caller: caller) {
                 return value
             }
         }
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = Injections(token: frameToken)[keyPath: keyPath]
         let frame = exit()
-        if !known {
+        if remembers {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
         return value
     }
 
-    /// The override for `keyPath`, resolved with a frame, if one is registered.
+    /// The override for `keyPath` in `registry` (and beneath it), resolved with a frame, if
+    /// one is registered.
     @usableFromInline
     static func resolveOverride<Value>(
-        _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
+        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry, token: UInt64,
+        caller: StaticString?
     ) -> Value? {
         AutoRegistration.ensure()
-        let registry = OverrideRegistry.shared
-        guard !registry.isEmpty, let override = registry.override(for: keyPath) else {
-            return nil
-        }
+        guard let override = registry.override(for: keyPath) else { return nil }
         _ = enter(keyPath, of: Value.self, token: token, caller: caller)
         let thread = ThreadState.current
         thread.frames[thread.frames.count - 1].servedByOverride = true
@@ -229,7 +239,7 @@ enum Resolver {
             return value
         }
 
-        let entry = scope.storage.entry(for: key) {
+        let entry = OverrideRegistry.current.storage(for: scope).entry(for: key) {
             Entry(
                 key: key, owner: owner,
                 overrideType: ownerIndex.flatMap { index in

@@ -1,0 +1,140 @@
+extension Injections {
+    /// Overrides that apply to one task and the tasks it starts, made with
+    /// `Injections.withOverrides(_:operation:)`.
+    ///
+    /// It offers the same `register` forms as ``Injections/container``.
+    public struct LocalOverrides: Sendable {
+        let registry: OverrideRegistry
+
+        /// Overrides, in this layer, every key whose type is the factory's return type.
+        ///
+        /// - Parameter factory: Builds the replacement.
+        public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
+            registry.register(Override(factory), forType: ObjectIdentifier(Value.self))
+        }
+
+        /// Overrides one key in this layer.
+        ///
+        /// - Parameters:
+        ///   - keyPath: The key to override.
+        ///   - factory: Builds the replacement.
+        public func register<Value>(
+            _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
+        ) {
+            registry.register(Override(factory), forKey: keyPath)
+        }
+    }
+
+    /// Runs `operation` with its own overrides and its own scope caches, layered over the
+    /// global ones: everything resolved inside (nested resolutions, property wrappers
+    /// initialised inside, child tasks) sees them, and nothing outside does.
+    ///
+    /// ```swift
+    /// let screen = Injections.withOverrides {
+    ///     $0.register { MockService() as any MyServiceType }
+    /// } operation: {
+    ///     ContentViewModel()
+    /// }
+    /// ```
+    ///
+    /// Inside `operation`, ``Injections/container``'s `register`, `reset` and `push`/`pop`
+    /// change this layer, and `Injections.Scope` resets reset this layer's caches, so tests that
+    /// run in their own layers never see each other's overrides, and can run in parallel.
+    /// Layers nest: an inner one's overrides are checked first.
+    ///
+    /// > Important: Task-local values reach child tasks (`async let`, task groups, `Task { }`)
+    /// > but not detached tasks (`Task.detached`) or callbacks run later on other threads (a
+    /// > completion handler, a `DispatchQueue` block). To carry the overrides there, capture
+    /// > ``currentOverrides`` and run the work in
+    /// > `withOverrides(_:operation:)`.
+    ///
+    /// - Parameters:
+    ///   - configure: Registers the overrides, through the same `register` forms as
+    ///     ``Injections/container``.
+    ///   - operation: The work that sees them.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<Result>(
+        _ configure: (LocalOverrides) -> Void, operation: () throws -> Result
+    ) rethrows -> Result {
+        let overrides = makeLayer(configure)
+        return try Layers.with(overrides.registry, operation)
+    }
+
+    /// Runs the async `operation` with its own overrides and scope caches: the async form of
+    /// `withOverrides(_:operation:)`.
+    ///
+    /// ```swift
+    /// let accounts = try await Injections.withOverrides {
+    ///     $0.register(\.api) { MockAPI() }
+    /// } operation: {
+    ///     try await AccountsViewModel().load()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configure: Registers the overrides.
+    ///   - isolation: The caller's isolation; leave the default.
+    ///   - operation: The work that sees them.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<Result>(
+        _ configure: (LocalOverrides) -> Void, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        let overrides = makeLayer(configure)
+        return try await Layers.with(overrides.registry, operation)
+    }
+
+    /// The overrides in effect for the current task, if it runs inside
+    /// `withOverrides(_:operation:)`; capture them to carry them into a detached
+    /// task or a callback.
+    ///
+    /// ```swift
+    /// let overrides = Injections.currentOverrides
+    /// Task.detached {
+    ///     Injections.withOverrides(overrides) { refresh() }
+    /// }
+    /// ```
+    public static var currentOverrides: LocalOverrides? {
+        let registry = OverrideRegistry.current
+        return registry.isLayer ? LocalOverrides(registry: registry) : nil
+    }
+
+    /// Runs `operation` inside the overrides captured from ``currentOverrides``, with the
+    /// same overrides and scope caches as the task they were captured in; with `nil`, just
+    /// runs it.
+    ///
+    /// - Parameters:
+    ///   - overrides: Overrides captured with ``currentOverrides``.
+    ///   - operation: The work that sees them.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<Result>(
+        _ overrides: LocalOverrides?, operation: () throws -> Result
+    ) rethrows -> Result {
+        guard let overrides else { return try operation() }
+        return try Layers.with(overrides.registry, operation)
+    }
+
+    /// The async form of `withOverrides(_:operation:)`.
+    ///
+    /// - Parameters:
+    ///   - overrides: Overrides captured with ``currentOverrides``.
+    ///   - isolation: The caller's isolation; leave the default.
+    ///   - operation: The work that sees them.
+    /// - Returns: What `operation` returns.
+    public static func withOverrides<Result>(
+        _ overrides: LocalOverrides?, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        guard let overrides else { return try await operation() }
+        return try await Layers.with(overrides.registry, operation)
+    }
+
+    private static func makeLayer(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+        AutoRegistration.ensure()
+        let current = OverrideRegistry.current
+        let layer = OverrideRegistry(parent: current.isLayer ? current : nil, isLayer: true)
+        let overrides = LocalOverrides(registry: layer)
+        configure(overrides)
+        return overrides
+    }
+}

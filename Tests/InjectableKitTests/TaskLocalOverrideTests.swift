@@ -1,0 +1,122 @@
+import Foundation
+import InjectableKit
+import Testing
+
+extension Injections {
+    var layeredGreeting: any Greeting { LiveGreeting() }
+    var layeredConsumer: Consumer { Consumer(greeting: resolve(\.layeredGreeting)) }
+    var layeredCached: Service { cached(Service("live cached")) }
+}
+
+/// Task-local overrides: each test runs in its own layer, so these run in parallel with each
+/// other and with every other suite, and never see another's overrides.
+@Suite struct TaskLocalOverrideTests {
+    @Test func overridesApplyInsideTheirOperationAndNowhereElse() {
+        let inside = Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting("inside") }
+        } operation: {
+            Injections.container.resolve(\.layeredGreeting).text
+        }
+        #expect(inside == "inside")
+        #expect(Injections.container.resolve(\.layeredGreeting).text == "live")
+    }
+
+    @Test func nestedResolutionsAndWrappersSeeTheOverrides() {
+        final class Owner {
+            @Injectable(\.layeredConsumer) var consumer
+        }
+        Injections.withOverrides {
+            $0.register { MockGreeting("by type") as any Greeting }
+        } operation: {
+            #expect(Injections.container.resolve(\.layeredConsumer).greeting.text == "by type")
+            #expect(Owner().consumer.greeting.text == "by type")
+        }
+    }
+
+    @Test func childTasksSeeTheOverridesAndDetachedTasksDoNot() async {
+        await Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting("task") }
+        } operation: {
+            async let child = Injections.container.resolve(\.layeredGreeting).text
+            let grouped = await withTaskGroup(of: String.self) { group in
+                group.addTask { Injections.container.resolve(\.layeredGreeting).text }
+                return await group.next() ?? ""
+            }
+            let detached = await Task.detached {
+                Injections.container.resolve(\.layeredGreeting).text
+            }.value
+            let overrides = Injections.currentOverrides
+            let carried = await Task.detached {
+                Injections.withOverrides(overrides) {
+                    Injections.container.resolve(\.layeredGreeting).text
+                }
+            }.value
+            #expect(await child == "task")
+            #expect(grouped == "task")
+            #expect(detached == "live")
+            #expect(carried == "task")
+        }
+    }
+
+    @Test func aLayerHasItsOwnScopeCaches() {
+        let global = Injections.container.resolve(\.layeredCached)
+        Injections.withOverrides { _ in
+        } operation: {
+            let inside = Injections.container.resolve(\.layeredCached)
+            #expect(inside !== global)
+            #expect(Injections.container.resolve(\.layeredCached) === inside)
+            Injections.Scope.cached.reset()
+            #expect(Injections.container.resolve(\.layeredCached) !== inside)
+        }
+        #expect(Injections.container.resolve(\.layeredCached) === global)
+    }
+
+    @Test func theContainerRegistersIntoTheLayerItRunsIn() {
+        Injections.withOverrides { _ in
+        } operation: {
+            Injections.container.register(\.layeredGreeting) { MockGreeting("registered inside") }
+            #expect(Injections.container.resolve(\.layeredGreeting).text == "registered inside")
+            Injections.container.reset()
+            #expect(Injections.container.resolve(\.layeredGreeting).text == "live")
+        }
+        #expect(Injections.container.resolve(\.layeredGreeting).text == "live")
+    }
+
+    @Test func anInnerLayerWinsAndFallsBackToTheOuterOne() {
+        Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting("outer") }
+            $0.register(\.firstGreeting) { MockGreeting("outer first") }
+        } operation: {
+            Injections.withOverrides {
+                $0.register(\.layeredGreeting) { MockGreeting("inner") }
+            } operation: {
+                #expect(Injections.container.resolve(\.layeredGreeting).text == "inner")
+                #expect(Injections.container.resolve(\.firstGreeting).text == "outer first")
+            }
+            #expect(Injections.container.resolve(\.layeredGreeting).text == "outer")
+        }
+    }
+
+    /// Sixty cases at once (Swift Testing runs a parameterised test's cases in parallel), each
+    /// overriding the same keys with its own value, in sync code, async code and child tasks.
+    @Test(arguments: 0..<60)
+    func parallelTestsEachSeeOnlyTheirOwnOverrides(index: Int) async {
+        let mine = "mock \(index)"
+        await Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting(mine) }
+            $0.register { Service(mine) }
+        } operation: {
+            #expect(Injections.container.resolve(\.layeredGreeting).text == mine)
+            #expect(Injections.container.resolve(\.layeredConsumer).greeting.text == mine)
+            try? await Task.sleep(for: .milliseconds(index % 5))
+            #expect(Injections.container.resolve(\.layeredCached).name == mine)
+            let children = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { Injections.container.resolve(\.layeredGreeting).text }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(children == Array(repeating: mine, count: 4))
+        }
+    }
+}
