@@ -8,11 +8,13 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "InjectableKit", targets: ["InjectableKit"]),
+        .library(name: "InjectableTesting", targets: ["InjectableTesting"]),
         .executable(name: "Demo", targets: ["Demo"]),
     ],
     targets: [
         // Library
         .target(name: "InjectableKit"),
+        .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 
         // Demo
         .target(name: "DemoKit", dependencies: ["InjectableKit"], path: "Demo/DemoKit"),
@@ -20,6 +22,8 @@ let package = Package(
 
         // Tests
         .testTarget(name: "InjectableKitTests", dependencies: ["InjectableKit"]),
+        .testTarget(
+            name: "InjectableTestingTests", dependencies: ["InjectableKit", "InjectableTesting"]),
         .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,30 @@
+import InjectableKit
+
+protocol Clock: Sendable {
+    var now: String { get }
+}
+
+struct SystemClock: Clock {
+    let now = "live"
+}
+
+struct FixedClock: Clock {
+    let now: String
+}
+
+final class Greeter: Sendable {
+    let clock: any Clock
+    init(clock: any Clock) { self.clock = clock }
+    var greeting: String { "hello at \(clock.now)" }
+}
+
+extension Injections {
+    var testingClock: any Clock { SystemClock() }
+    var testingGreeter: Greeter { Greeter(clock: resolve(\.testingClock)) }
+    var testingCounter: Tally { cached(Tally()) }
+}
+
+final class Tally: @unchecked Sendable {
+    // @unchecked: each test mutates its own instance from one task at a time.
+    var count = 0
+}

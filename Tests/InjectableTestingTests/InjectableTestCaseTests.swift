@@ -1,0 +1,31 @@
+import InjectableKit
+import InjectableTesting
+import XCTest
+
+final class InjectableTestCaseTests: InjectableTestCase {
+    override func registerOverrides(_ overrides: Injections.LocalOverrides) {
+        overrides.register(\.testingClock) { FixedClock(now: "xctest") }
+    }
+
+    func testOverridesApplyToTheTest() {
+        XCTAssertEqual(Injections.container.resolve(\.testingGreeter).greeting, "hello at xctest")
+    }
+
+    func testRegistrationsInOneTestStayInIt() {
+        Injections.container.register(\.testingClock) { FixedClock(now: "changed here") }
+        XCTAssertEqual(Injections.container.resolve(\.testingClock).now, "changed here")
+    }
+
+    func testAnotherTestSeesTheClassOverrides() {
+        XCTAssertEqual(Injections.container.resolve(\.testingClock).now, "xctest")
+        XCTAssertEqual(Injections.container.resolve(\.testingCounter).count, 0)
+        Injections.container.resolve(\.testingCounter).count += 1
+    }
+
+    func testAsyncTestsSeeTheOverrides() async throws {
+        try await Task.sleep(for: .milliseconds(1))
+        XCTAssertEqual(Injections.container.resolve(\.testingClock).now, "xctest")
+        XCTAssertEqual(Injections.container.resolve(\.testingCounter).count, 0)
+        Injections.container.resolve(\.testingCounter).count += 1
+    }
+}

@@ -1,0 +1,53 @@
+import InjectableKit
+import InjectableTesting
+import Testing
+
+@Suite(.injections { $0.register(\.testingClock) { FixedClock(now: "suite") } })
+struct InjectionsTraitTests {
+    @Test func aSuiteTraitAppliesToItsTests() {
+        #expect(Injections.container.resolve(\.testingGreeter).greeting == "hello at suite")
+    }
+
+    @Test(.injections { $0.register(\.testingClock) { FixedClock(now: "test") } })
+    func aTestTraitIsLayeredOverItsSuites() {
+        #expect(Injections.container.resolve(\.testingClock).now == "test")
+    }
+
+    @Test func eachTestStartsWithFreshScopeCaches() {
+        let tally = Injections.container.resolve(\.testingCounter)
+        #expect(tally.count == 0)
+        tally.count += 1
+    }
+
+    @Test func eachTestStartsWithFreshScopeCachesToo() {
+        let tally = Injections.container.resolve(\.testingCounter)
+        #expect(tally.count == 0)
+        tally.count += 1
+    }
+
+    @Suite struct Nested {
+        @Test func nestedSuitesInheritTheTrait() {
+            #expect(Injections.container.resolve(\.testingClock).now == "suite")
+        }
+    }
+}
+
+/// Sixty test cases at once, each registering its own value for the same keys, through
+/// `Injections.container` itself, and checking it sees only its own: in sync code, after a
+/// suspension, and in child tasks.
+@Suite(.injections())
+struct ParallelIsolationTests {
+    @Test(arguments: 0..<60)
+    func parallelTestsSeeOnlyTheirOwnOverrides(index: Int) async throws {
+        let mine = "case \(index)"
+        Injections.container.register(\.testingClock) { FixedClock(now: mine) }
+        #expect(Injections.container.resolve(\.testingGreeter).greeting == "hello at \(mine)")
+        try await Task.sleep(for: .milliseconds(index % 7))
+        #expect(Injections.container.resolve(\.testingClock).now == mine)
+        async let child = Injections.container.resolve(\.testingClock).now
+        #expect(await child == mine)
+        let tally = Injections.container.resolve(\.testingCounter)
+        tally.count += index
+        #expect(Injections.container.resolve(\.testingCounter).count == index)
+    }
+}
