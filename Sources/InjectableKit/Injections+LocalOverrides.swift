@@ -130,6 +130,7 @@ extension Injections {
     }
 
     private static func makeLayer(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+        Sealing.refuseIfSealed("withOverrides")
         AutoRegistration.ensure()
         let current = OverrideRegistry.current
         let layer = OverrideRegistry(parent: current.isLayer ? current : nil, isLayer: true)

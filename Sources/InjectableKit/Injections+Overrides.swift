@@ -18,6 +18,7 @@ extension Injections {
     ///
     /// - Parameter factory: Builds the replacement.
     public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
+        Sealing.refuseIfSealed("register { ... as \(Value.self) }")
         AutoRegistration.ensure()
         OverrideRegistry.current.register(Override(factory), forType: ObjectIdentifier(Value.self))
     }
@@ -42,6 +43,7 @@ extension Injections {
     public func register<Value>(
         _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
     ) {
+        Sealing.refuseIfSealed("register(\(keyPath)) of \(Value.self)")
         AutoRegistration.ensure()
         OverrideRegistry.current.register(Override(factory), forKey: keyPath)
     }
@@ -51,6 +53,7 @@ extension Injections {
     /// The ``AutoRegistering`` hook, if the program has one, runs again before the next use
     /// of the container, so the app's module-level registrations come back.
     public func reset() {
+        Sealing.refuseIfSealed("reset()")
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
         registry.removeAll()
@@ -61,6 +64,7 @@ extension Injections {
     ///
     /// - Parameter keyPath: The key whose override to drop.
     public func reset<Value>(_ keyPath: KeyPath<Injections, Value>) {
+        Sealing.refuseIfSealed("reset(\(keyPath)) of \(Value.self)")
         AutoRegistration.ensure()
         OverrideRegistry.current.removeOverride(forKey: keyPath)
     }
@@ -71,6 +75,7 @@ extension Injections {
     /// - Parameter type: The type whose override to drop, for example
     ///   `(any MyServiceType).self`.
     public func reset<Value>(_ type: Value.Type) {
+        Sealing.refuseIfSealed("reset(\(Value.self).self)")
         AutoRegistration.ensure()
         OverrideRegistry.current.removeOverride(forType: ObjectIdentifier(type))
     }
@@ -82,6 +87,7 @@ extension Injections {
     /// override func tearDown() { Injections.container.pop() }
     /// ```
     public func push() {
+        Sealing.refuseIfSealed("push()")
         AutoRegistration.ensure()
         OverrideRegistry.current.push()
     }
@@ -89,6 +95,7 @@ extension Injections {
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
     /// cached for every key and type whose override changed. Does nothing without a `push()`.
     public func pop() {
+        Sealing.refuseIfSealed("pop()")
         AutoRegistration.ensure()
         OverrideRegistry.current.pop()
     }

@@ -57,6 +57,13 @@ enum Failure {
                 + "threads at once). \(advice)")
     }
 
+    /// Code tried to swap a dependency after `Injections.container.seal()`.
+    static func sealed(_ attempt: String) -> Never {
+        fatalError(
+            "InjectableKit: \(attempt) refused: the container is sealed "
+                + "(Injections.container.seal()), so no dependency can be swapped.")
+    }
+
     static func name(of frame: Frame) -> String {
         frame.name.map { "\\.\($0)" } ?? "\\.<\(frame.valueType)>"
     }

@@ -1,0 +1,34 @@
+import Synchronization
+
+extension Injections {
+    /// Seals the override registry: from now on, no code can swap a dependency.
+    ///
+    /// Call it at launch in builds that must run their own implementations only, for example
+    /// in release builds:
+    ///
+    /// ```swift
+    /// @main struct App {
+    ///     static func main() {
+    ///         #if !DEBUG
+    ///             Injections.container.seal()
+    ///         #endif
+    ///         ...
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// After sealing, `register`, `reset`, `push`, `pop` and `Injections.withOverrides` stop the
+    /// process with a message naming the key or type they tried to swap: a refused override is
+    /// never silently ignored. Resolution and scope resets are unaffected, and so are tests and
+    /// previews of an app that does not seal. The ``AutoRegistering`` hook runs before the seal
+    /// takes effect. Sealing cannot be undone.
+    public func seal() {
+        AutoRegistration.ensure()
+        Sealing.sealed.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``seal()`` has been called.
+    public var isSealed: Bool {
+        Sealing.sealed.load(ordering: .acquiring)
+    }
+}

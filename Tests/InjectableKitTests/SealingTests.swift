@@ -1,0 +1,39 @@
+import InjectableKit
+import Testing
+
+/// Sealing is for good, so each case runs in a child process (an exit test).
+@Suite struct SealingTests {
+    @Test func registeringAfterSealingStopsWithAMessageNamingTheType() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            Injections.container.seal()
+            Injections.container.register(\.firstGreeting) { MockGreeting() }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+        #expect(message.contains("Greeting"))
+    }
+
+    @Test func taskLocalOverridesAreRefusedAfterSealing() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            Injections.container.seal()
+            Injections.withOverrides { _ in
+            } operation: {
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("withOverrides refused"))
+    }
+
+    @Test func aSealedContainerStillResolvesAndResetsScopes() async {
+        await #expect(processExitsWith: .success) {
+            Injections.container.register(\.firstGreeting) { MockGreeting("before the seal") }
+            Injections.container.seal()
+            precondition(Injections.container.isSealed)
+            precondition(Injections.container.resolve(\.firstGreeting).text == "before the seal")
+            Injections.Scope.resetAll()
+            precondition(Injections.container.resolve(\.secondGreeting).text == "live")
+        }
+    }
+}
