@@ -1,0 +1,111 @@
+import Foundation
+
+extension Injections {
+    /// Where the program runs: under tests, in a SwiftUI preview, in a debug build, or with a
+    /// launch argument. Registrations name alternatives for contexts with
+    /// ``Injections/when(_:_:)``.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var api: any APIClient {
+    ///         when(.test) { MockAPIClient() }
+    ///             ?? when(.argument("--mocks")) { MockAPIClient() }
+    ///             ?? shared(LiveAPIClient())
+    ///     }
+    /// }
+    /// ```
+    public enum Context: Hashable, Sendable {
+        /// Running under XCTest or Swift Testing.
+        case test
+        /// Running in an Xcode SwiftUI preview.
+        case preview
+        /// A debug build (of InjectableKit, which SwiftPM and Xcode build in the app's
+        /// configuration).
+        case debug
+        /// The program was launched with this argument, such as `--mocks`.
+        case argument(String)
+
+        /// Whether the program runs in this context now.
+        public var isActive: Bool {
+            switch self {
+            case .test: ContextFacts.isTesting
+            case .preview: ContextFacts.isPreviewing
+            case .debug: ContextFacts.isDebugBuild
+            case .argument(let argument): ContextFacts.arguments.contains(argument)
+            }
+        }
+    }
+
+    /// The value for a context, if the program runs in it; `nil` otherwise, so that
+    /// alternatives chain with `??` and end with the live registration:
+    ///
+    /// ```swift
+    /// var api: any APIClient {
+    ///     when(.test) { MockAPIClient() } ?? shared(LiveAPIClient())
+    /// }
+    /// ```
+    ///
+    /// Only the chosen alternative is built. Contexts do not change while the program runs,
+    /// so a key always takes the same branch. Overrides still win over all of them.
+    ///
+    /// - Parameters:
+    ///   - context: The context the alternative is for.
+    ///   - make: Builds the alternative; it may use a scope helper, such as
+    ///     `when(.preview) { cached(PreviewStore()) }`.
+    /// - Returns: The alternative, in `context`; otherwise `nil`.
+    public func when<Value>(_ context: Context, _ make: () -> Value) -> Value? {
+        context.isActive ? make() : nil
+    }
+
+    /// Marks a live value that must never be built under tests: there, building it stops the
+    /// test run with a message naming the key, instead of reaching a real server or database.
+    ///
+    /// ```swift
+    /// var api: any APIClient {
+    ///     when(.preview) { PreviewAPIClient() } ?? shared(liveOnly(LiveAPIClient()))
+    /// }
+    /// ```
+    ///
+    /// Opt-in: registrations without it build their live value under tests as anywhere else.
+    /// A test that needs the key registers an override, or the registration names a
+    /// `when(.test)` alternative.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the live value.
+    ///   - function: The registration's name; leave the default.
+    /// - Returns: The live value, outside tests.
+    public func liveOnly<Value>(
+        _ make: @autoclosure () -> Value, function: StaticString = #function
+    ) -> Value {
+        if ContextFacts.isTesting {
+            fatalError(
+                "InjectableKit: \\.\(function) built its live value under tests, where it is "
+                    + "marked liveOnly. Register an override in the test, or give the "
+                    + "registration a test alternative: when(.test) { ... } ?? ...")
+        }
+        return make()
+    }
+}
+
+/// What the contexts depend on, read once.
+enum ContextFacts {
+    static let arguments = CommandLine.arguments
+
+    static let isTesting: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["XCTestConfigurationFilePath"] != nil
+            || environment["XCTestBundlePath"] != nil
+            || environment["XCTestSessionIdentifier"] != nil
+        {
+            return true
+        }
+        // SwiftPM's test runner on Linux (`<Package>PackageTests.xctest`), and Swift Testing's
+        // exit tests, which run the same executable.
+        return arguments.first.map { $0.hasSuffix(".xctest") } ?? false
+    }()
+
+    static let isPreviewing =
+        ProcessInfo.processInfo.environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1"
+
+    static let isDebugBuild = _isDebugAssertConfiguration()
+}
