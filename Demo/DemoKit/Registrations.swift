@@ -6,8 +6,12 @@ extension Injections.Scope {
 }
 
 extension Injections {
-    /// The bank's API, kept until the cached scope is reset.
-    public var api: any BankAPI { cached(LiveBankAPI()) }
+    /// The bank's API, kept until the cached scope is reset: the mock when the program was
+    /// launched with `--mocks`, the live one otherwise.
+    public var api: any BankAPI {
+        when(.argument("--mocks")) { cached(MockBankAPI() as any BankAPI) }
+            ?? cached(LiveBankAPI() as any BankAPI)
+    }
 
     /// The accounts service, new every time; its API comes through the container, so an
     /// override of `\.api` reaches it.

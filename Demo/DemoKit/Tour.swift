@@ -36,13 +36,16 @@ public enum Tour {
             Injections.Scope.session.reset()
             Injections.Scope.cached.reset()
         }
-        if mocks { Injections.registerMockServices() }
+        // Launched with --mocks, the registration itself picks the mock (a launch-argument
+        // context); asked for mocks otherwise (by a test), the tour registers them.
+        let mocksByArgument = Injections.Context.argument("--mocks").isActive
+        if mocks && !mocksByArgument { Injections.registerMockServices() }
         var guide = Guide()
         let title = Injections.container.resolve(\.appConfiguration).title
         guide.say("InjectableKit tour: \(title), a banking app wired by keypaths")
         guide.say("Starting on \(mocks ? "mocks (--mocks)" : "live services (try --mocks)").")
 
-        showScreens(mocks: mocks, &guide)
+        showScreens(mocks: mocks, byArgument: mocksByArgument, &guide)
         swapServices(mocks: mocks, &guide)
         shareViewModel(&guide)
         logIn(&guide)
@@ -54,11 +57,13 @@ public enum Tour {
         return guide.lines
     }
 
-    private static func showScreens(mocks: Bool, _ guide: inout Guide) {
+    private static func showScreens(mocks: Bool, byArgument: Bool, _ guide: inout Guide) {
         if mocks {
             guide.section(
                 "Screens on mocks",
-                "Injections.registerMockServices() registered MockBankAPI as any BankAPI.")
+                byArgument
+                    ? "--mocks: \\.api's registration picks when(.argument(\"--mocks\")) { MockBankAPI() }."
+                    : "Injections.registerMockServices() registered MockBankAPI as any BankAPI.")
         } else {
             guide.section(
                 "Screens on live services",
@@ -72,8 +77,8 @@ public enum Tour {
         if mocks {
             guide.section(
                 "The same screens on live services",
-                "push(), then reset() drops every override: the keys' own getters answer.")
-            Injections.container.reset()
+                "push(), then register(\\.api) { LiveBankAPI() }: an override wins over all else.")
+            Injections.container.register(\.api) { LiveBankAPI() }
         } else {
             guide.section(
                 "The same screens on mocks",

@@ -1,4 +1,5 @@
 import DemoKit
+import Foundation
 import InjectableKit
 import Testing
 
@@ -122,9 +123,39 @@ import Testing
             #expect(section(1, of: lines).contains { $0.contains("Mock savings") })
         }
     }
+
+    @Test func theMocksLaunchArgumentMakesTheRegistrationPickTheMocks() throws {
+        let lines = try demoOutput(["--mocks"])
+        let first = section(1, of: lines)
+        #expect(first.first == "1. Screens on mocks")
+        #expect(first.contains { $0.contains(#"when(.argument("--mocks"))"#) })
+        #expect(first.contains { $0.contains("#42 Mock savings") })
+        #expect(section(2, of: lines).contains { $0.contains("Ada Lovelace") })
+    }
 }
 
-/// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+/// Runs the built `Demo` executable, which sits beside the test runner in the build folder.
+private func demoOutput(_ arguments: [String]) throws -> [String] {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var executable = folder.appendingPathComponent("Demo")
+    // On Darwin the runner is inside a bundle: look a few folders up.
+    for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: executable.path) {
+        folder = folder.deletingLastPathComponent()
+        executable = folder.appendingPathComponent("Demo")
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return String(decoding: data, as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+}
+
 private func tourOutput(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {
