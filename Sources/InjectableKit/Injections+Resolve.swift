@@ -24,7 +24,7 @@ extension Injections {
     ///   - caller: The calling function; leave the default. It names the registration being
     ///     built in diagnostics.
     /// - Returns: The instance.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, caller: StaticString = #function
     ) -> Value {

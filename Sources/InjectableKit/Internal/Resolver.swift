@@ -55,7 +55,7 @@ enum Resolver {
 
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
     /// cached instance needs no generic metadata and no dynamic cast.
-    @inlinable
+    @inlinable @inline(__always)
     static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
