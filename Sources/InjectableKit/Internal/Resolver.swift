@@ -59,8 +59,9 @@ enum Resolver {
     static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
+        // Only the common cases are inlined, so that each call site stays small; the others
+        // (a first resolution, overrides, a build) go through `resolveRarely`.
         let (lookup, generation) = lookup(keyPath)
-        var remembers = false
         switch lookup {
         case .entry(let entry):
             if let value = entry._withUnsafeGuaranteedRef({ $0.value(as: Value.self) }) {
@@ -74,8 +75,24 @@ enum Resolver {
                 exitUnframed(thread)
                 return value
             }
-        case .getter:
+        case .getter, .layered, .unknown:
             break
+        }
+        return resolveRarely(
+            keyPath, lookup: lookup, generation: generation, token: token, caller: caller)
+    }
+
+    /// Resolves what the inlined path does not: a first resolution (checking the overrides,
+    /// then remembering what it learned), a resolution in a task-local layer, an entry that
+    /// holds no instance yet, a getter that calls helpers but cannot be served from an entry,
+    /// and a resolution nested too deep to go without a frame.
+    @usableFromInline
+    static func resolveRarely<Value>(
+        _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
+        caller: StaticString?
+    ) -> Value {
+        var remembers = false
+        switch lookup {
         case .layered(let layer):
             if let value = resolveOverride(keyPath, in: layer, token: token, caller: caller) {
                 return value
@@ -86,6 +103,8 @@ enum Resolver {
             if let value = resolveOverride(keyPath, in: registry, token: token, caller: caller) {
                 return value
             }
+        case .entry, .plainGetter, .getter:
+            break
         }
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = Injections(token: frameToken)[keyPath: keyPath]
