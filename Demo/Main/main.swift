@@ -2,20 +2,24 @@ import DemoKit
 import Foundation
 
 let usage = """
-    Usage: Demo [--mocks] [--help]
+    Usage: Demo [--mocks] [--graph] [--help]
 
     A guided tour of InjectableKit: a small banking app's screens on live services and on
     mocks, and the lifetime of each scope.
 
       --mocks   start with the mock services registered
+      --graph   print the demo's dependency graph (Mermaid) instead of the tour
       --help    show this help
     """
 
 var mocks = false
+var graph = false
 for argument in CommandLine.arguments.dropFirst() {
     switch argument {
     case "--mocks":
         mocks = true
+    case "--graph":
+        graph = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -26,4 +30,8 @@ for argument in CommandLine.arguments.dropFirst() {
     }
 }
 
-Tour.run(mocks: mocks) { print($0) }
+if graph {
+    print(Tour.graph())
+} else {
+    Tour.run(mocks: mocks) { print($0) }
+}

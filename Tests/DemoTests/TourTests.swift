@@ -132,6 +132,14 @@ import Testing
         #expect(first.contains { $0.contains("#42 Mock savings") })
         #expect(section(2, of: lines).contains { $0.contains("Ada Lovelace") })
     }
+
+    @Test func theGraphOptionPrintsTheDemosDependencyGraphInMermaid() throws {
+        let lines = try demoOutput(["--graph"])
+        #expect(lines.first == "graph TD")
+        #expect(lines.contains(#"    api["\.api (cached)"]"#))
+        #expect(lines.contains("    accountsViewModel --> accountsService"))
+        #expect(lines.contains("    accountsService --> api"))
+    }
 }
 
 /// Runs the built `Demo` executable, which sits beside the test runner in the build folder.

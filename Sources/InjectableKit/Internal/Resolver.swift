@@ -26,6 +26,8 @@ enum Resolver {
         /// The task runs inside `Injections.withOverrides`: the memo, which describes the
         /// global registry and caches, does not apply.
         case layered(OverrideRegistry)
+        /// The trace or graph recording is on: resolve with frames, and remember nothing.
+        case observed
     }
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
@@ -36,8 +38,9 @@ enum Resolver {
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
         let table = MemoTable.shared
         let generation = table.generation.load(ordering: .acquiring)
-        if table.activeLayers.load(ordering: .relaxed) != 0, let layer = Layers.current {
-            return (.layered(layer), generation)
+        if table.activeLayers.load(ordering: .relaxed) != 0 {
+            if let layer = Layers.current { return (.layered(layer), generation) }
+            if Diagnostics.active { return (.observed, generation) }
         }
         guard let slot = table.lookup(keyPath),
             slot.generation == UInt(truncatingIfNeeded: generation)
@@ -75,7 +78,7 @@ enum Resolver {
                 exitUnframed(thread)
                 return value
             }
-        case .getter, .layered, .unknown:
+        case .getter, .layered, .unknown, .observed:
             break
         }
         return resolveRarely(
@@ -97,8 +100,8 @@ enum Resolver {
             if let value = resolveOverride(keyPath, in: layer, token: token, caller: caller) {
                 return value
             }
-        case .unknown:
-            remembers = true
+        case .unknown, .observed:
+            if case .unknown = lookup { remembers = true }
             let registry = OverrideRegistry.shared
             if let value = resolveOverride(keyPath, in: registry, token: token, caller: caller) {
                 return value
@@ -180,6 +183,9 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
+        if MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0, Diagnostics.active {
+            Diagnostics.resolved(frame, parent: thread.frames.last)
+        }
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
         return frame
@@ -248,11 +254,15 @@ enum Resolver {
             argument = owner
         }
         let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
-        if let ownerIndex { thread.frames[ownerIndex].helperCount += 1 }
+        if let ownerIndex {
+            thread.frames[ownerIndex].helperCount += 1
+            thread.frames[ownerIndex].scopeName = scope.name
+        }
 
         if scope.kind == .graph {
             guard thread.depth > 0 else { return make() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
+            if let ownerIndex { thread.frames[ownerIndex].built = true }
             let value = make()
             if !isNil(value) { thread.graph[key] = StrongCell(value) }
             return value
@@ -270,6 +280,10 @@ enum Resolver {
                 timeToLive: timeToLive ?? scope.timeToLive)
         }
         if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
-        return entry.obtain(make, on: thread)
+        return entry.obtain(
+            {
+                if let ownerIndex { thread.frames[ownerIndex].built = true }
+                return make()
+            }, on: thread)
     }
 }

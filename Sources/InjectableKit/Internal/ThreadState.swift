@@ -24,6 +24,10 @@ struct Frame {
     var helperCount = 0
     /// Whether an override's factory, not the keypath's getter, is building this frame's value.
     var servedByOverride = false
+    /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
+    var scopeName: String?
+    /// Whether the frame's helper built its instance (rather than reusing a cached one).
+    var built = false
 }
 
 /// Per-thread resolution state: the stack of resolutions in progress, for cycle detection,

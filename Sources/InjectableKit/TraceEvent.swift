@@ -1,0 +1,63 @@
+extension Injections {
+    /// One finished resolution, as the trace reports it (see ``Injections/trace(_:)``).
+    public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
+        /// The key, as `\.name`; `\.<Type>` where its name is not known.
+        public let key: String
+        /// The scope of the instance: `unique` when the registration uses no scope helper.
+        public let scope: String
+        /// Whether the resolution built a new instance, rather than reusing a cached one.
+        public let built: Bool
+        /// Whether an override, not the key's own registration, served it.
+        public let overridden: Bool
+        /// How deep the resolution is nested: 0 for one the program asked for, 1 for a key
+        /// its registration resolved, and so on.
+        public let depth: Int
+
+        /// A readable line: indented by depth, for example `  \.api (cached) reused`.
+        public var description: String {
+            String(repeating: "  ", count: depth) + "\(key) (\(scope)) "
+                + (built ? "built" : "reused") + (overridden ? ", override" : "")
+        }
+    }
+
+    /// Starts the resolution trace: every resolution, once it finishes, is reported to `log`,
+    /// innermost first (a key's dependencies before the key).
+    ///
+    /// ```swift
+    /// Injections.container.trace()                  // prints each resolution
+    /// Injections.container.trace { logger.debug("\($0)") }
+    /// ```
+    ///
+    /// Off by default, and free while off: the common path of resolution does not look at it.
+    /// While on, resolutions take the slower path that records them.
+    ///
+    /// - Parameter log: Receives each resolution; by default, prints it.
+    public func trace(_ log: @escaping @Sendable (TraceEvent) -> Void = { print($0) }) {
+        Diagnostics.setTracer(log)
+    }
+
+    /// Stops the resolution trace.
+    public func stopTracing() {
+        Diagnostics.setTracer(nil)
+    }
+
+    /// Starts recording which key resolved which, to export as a graph with
+    /// ``stopRecordingGraph()``.
+    ///
+    /// ```swift
+    /// Injections.container.recordGraph()
+    /// _ = Injections.container.resolve(\.accountsViewModel)
+    /// print(Injections.container.stopRecordingGraph().mermaid)
+    /// ```
+    public func recordGraph() {
+        _ = Diagnostics.setRecording(true)
+    }
+
+    /// Stops recording and returns what was recorded.
+    ///
+    /// - Returns: The keys resolved while recording, and which resolved which.
+    @discardableResult
+    public func stopRecordingGraph() -> DependencyGraph {
+        Diagnostics.setRecording(false)
+    }
+}
