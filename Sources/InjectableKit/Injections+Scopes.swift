@@ -4,7 +4,7 @@ extension Injections {
     ///
     /// A value type cannot be held weakly: a `shared` struct or enum (or an existential holding
     /// one) is built anew on every resolution. Use
-    /// ``cached(_:timeToLive:file:function:line:column:)`` for values.
+    /// ``cached(_:timeToLive:file:function:line:column:)-method`` for values.
     ///
     /// ```swift
     /// extension Injections {
@@ -84,7 +84,7 @@ extension Injections {
             token: token, timeToLive: nil)
     }
 
-    /// Another name for ``application(_:file:function:line:column:)``: once per process.
+    /// Another name for ``application(_:file:function:line:column:)-method``: once per process.
     ///
     /// ```swift
     /// extension Injections {

@@ -1,7 +1,7 @@
 // The static forms of the scope helpers, for registrations made in static code, such as
 // `static func registerMockServices() { container.register { self.shared(MockService()) } }`.
 extension Injections {
-    /// The static form of ``shared(_:file:function:line:column:)``, for static code.
+    /// The static form of ``shared(_:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -20,7 +20,7 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``cached(_:timeToLive:file:function:line:column:)``, for static code.
+    /// The static form of ``cached(_:timeToLive:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -41,7 +41,7 @@ extension Injections {
             token: 0, timeToLive: timeToLive)
     }
 
-    /// The static form of ``application(_:file:function:line:column:)``, for static code.
+    /// The static form of ``application(_:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -60,7 +60,7 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``singleton(_:file:function:line:column:)``, for static code.
+    /// The static form of ``singleton(_:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -79,7 +79,7 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``graph(_:file:function:line:column:)``, for static code.
+    /// The static form of ``graph(_:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -98,7 +98,7 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)``, for static code.
+    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)-method``, for static code.
     ///
     /// - Parameters:
     ///   - scope: The scope that holds the instance.
