@@ -153,14 +153,20 @@ final class OverrideRegistry: @unchecked Sendable {
             update(&current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
+                var dropped: [Entry] = []
                 for storage in allStorages {
-                    released.append(
-                        storage.detach { entry in
-                            affected.types.contains(entry.key.type)
-                                || entry.overrideType.map(affected.types.contains) ?? false
-                                || entry.owner.map(affected.keys.contains) ?? false
-                        })
+                    let detached = storage.detach { entry in
+                        affected.types.contains(entry.key.type)
+                            || entry.overrideType.map(affected.types.contains) ?? false
+                            || entry.owner.map(affected.keys.contains) ?? false
+                    }
+                    dropped += detached.map(\.0)
+                    released.append(detached.map(\.1))
                 }
+                // And what was built from them, in any scope.
+                let dependents = DependencyIndex.shared.dependents(
+                    ofKeys: affected.keys, types: affected.types, entries: dropped)
+                released.append(dependents.map { $0.detach() })
             }
             emptyFlag.store(current.isEmpty, ordering: .releasing)
             // Memo slots describe the global registry; a layer's resolutions never use them.

@@ -40,7 +40,9 @@ enum Resolver {
         let generation = table.generation.load(ordering: .acquiring)
         if table.activeLayers.load(ordering: .relaxed) != 0 {
             if let layer = Layers.current { return (.layered(layer), generation) }
-            if Diagnostics.active { return (.observed, generation) }
+            if Diagnostics.active || !ThreadState.current.buildStack.isEmpty {
+                return (.observed, generation)
+            }
         }
         guard let slot = table.lookup(keyPath),
             slot.generation == UInt(truncatingIfNeeded: generation)
@@ -183,8 +185,13 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
-        if MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0, Diagnostics.active {
-            Diagnostics.resolved(frame, parent: thread.frames.last)
+        if MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0 {
+            if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
+            if let building = thread.buildStack.last {
+                DependencyIndex.shared.record(
+                    building, key: frame.keyPath, type: ObjectIdentifier(frame.valueType),
+                    entry: frame.helperEntry)
+            }
         }
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
@@ -283,6 +290,14 @@ enum Resolver {
         return entry.obtain(
             {
                 if let ownerIndex { thread.frames[ownerIndex].built = true }
+                // While it builds, nested resolutions take frames, so that their exits record
+                // what this entry is built from (see `DependencyIndex`).
+                thread.buildStack.append(entry)
+                MemoTable.shared.activeLayers.wrappingAdd(1, ordering: .relaxed)
+                defer {
+                    MemoTable.shared.activeLayers.wrappingSubtract(1, ordering: .relaxed)
+                    thread.buildStack.removeLast()
+                }
                 return make()
             }, on: thread)
     }

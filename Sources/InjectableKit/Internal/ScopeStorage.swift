@@ -14,8 +14,9 @@ final class ScopeStorage: @unchecked Sendable {
         }
     }
 
-    /// Drops every instance. Entries made for argument values are forgotten, so that a scope
-    /// used with many arguments does not grow without bound.
+    /// Drops every instance, and the instances built from them in any scope. Entries made for
+    /// argument values are forgotten, so that a scope used with many arguments does not grow
+    /// without bound.
     func reset() {
         let all = lock.withLock {
             let all = Array(entries.values)
@@ -26,12 +27,17 @@ final class ScopeStorage: @unchecked Sendable {
         for entry in all {
             entry.clear(retire: entry.key.argument != nil)
         }
+        for dependent in DependencyIndex.shared.dependents(entries: all) {
+            dependent.clear()
+        }
     }
 
     /// Drops the instances of the entries that match, handing them back for the caller to
     /// release once it holds no lock.
-    func detach(where matches: (Entry) -> Bool) -> [Entry.Detached] {
+    ///
+    /// - Returns: The entries, and what they held.
+    func detach(where matches: (Entry) -> Bool) -> [(Entry, Entry.Detached)] {
         let matching = lock.withLock { entries.values.filter(matches) }
-        return matching.map { $0.detach() }
+        return matching.map { ($0, $0.detach()) }
     }
 }

@@ -44,6 +44,8 @@ final class ThreadState: @unchecked Sendable {
     @exclusivity(unchecked) var graph: [EntryKey: Cell] = [:]
     /// How many resolutions are in progress on this thread, with frames or without.
     @exclusivity(unchecked) var depth = 0
+    /// The entries whose instances this thread is building, innermost last.
+    @exclusivity(unchecked) var buildStack: [Entry] = []
     var waitingFor: Entry?
     @exclusivity(unchecked) private var nextToken: UInt64
 

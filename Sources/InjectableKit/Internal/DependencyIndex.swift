@@ -1,0 +1,66 @@
+/// Which cached instances were built from which keys and instances, so that dropping one drops
+/// what was built from it: a cached `parent` built with `leaf` is rebuilt once `leaf` is
+/// overridden, or its scope reset, instead of keeping the stale child.
+///
+/// Edges are recorded while an entry builds its instance: every resolution nested in that
+/// build takes the framed path (the memo's common path steps aside while any build is in
+/// progress), and each one's exit records that the entry depends on the resolved key, its type
+/// and, when it has one, its entry. Outside builds this costs nothing; a build pays a lock and
+/// a hash per dependency.
+final class DependencyIndex: @unchecked Sendable {
+    // @unchecked: every dictionary is guarded by `lock`.
+    static let shared = DependencyIndex()
+
+    private struct Dependents {
+        var entries: [ObjectIdentifier: WeakEntry] = [:]
+
+        mutating func insert(_ entry: Entry) {
+            entries[ObjectIdentifier(entry)] = WeakEntry(entry: entry)
+        }
+    }
+
+    private struct WeakEntry {
+        weak var entry: Entry?
+    }
+
+    private let lock = Lock()
+    private var byKey: [AnyKeyPath: Dependents] = [:]
+    private var byType: [ObjectIdentifier: Dependents] = [:]
+    private var byEntry: [ObjectIdentifier: Dependents] = [:]
+
+    /// Records that `dependent`'s instance was built from a resolution of `key`.
+    func record(_ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, entry: Entry?) {
+        lock.withLock {
+            byKey[key, default: Dependents()].insert(dependent)
+            byType[type, default: Dependents()].insert(dependent)
+            if let entry, entry !== dependent {
+                byEntry[ObjectIdentifier(entry), default: Dependents()].insert(dependent)
+            }
+        }
+    }
+
+    /// Every entry built, directly or through others, from `keys`, `types` or `entries`.
+    func dependents(
+        ofKeys keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [], entries: [Entry]
+    ) -> [Entry] {
+        lock.withLock {
+            var found: [ObjectIdentifier: Entry] = [:]
+            var pending: [Entry] = entries
+            func add(_ dependents: Dependents?) {
+                for weak in dependents?.entries.values ?? [:].values {
+                    guard let entry = weak.entry, found[ObjectIdentifier(entry)] == nil else {
+                        continue
+                    }
+                    found[ObjectIdentifier(entry)] = entry
+                    pending.append(entry)
+                }
+            }
+            for key in keys { add(byKey[key]) }
+            for type in types { add(byType[type]) }
+            while let entry = pending.popLast() {
+                add(byEntry[ObjectIdentifier(entry)])
+            }
+            return Array(found.values)
+        }
+    }
+}
