@@ -47,7 +47,8 @@ final class DependencyIndex: @unchecked Sendable {
             var found: [ObjectIdentifier: Entry] = [:]
             var pending: [Entry] = entries
             func add(_ dependents: Dependents?) {
-                for weak in dependents?.entries.values ?? [:].values {
+                guard let dependents else { return }
+                for weak in dependents.entries.values {
                     guard let entry = weak.entry, found[ObjectIdentifier(entry)] == nil else {
                         continue
                     }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The opt-in trace and graph recording. While neither is on, resolution never looks here: the
-/// common path checks one counter it reads anyway (`MemoTable.activeLayers`), which turning
+/// common path checks one counter it reads anyway (`MemoTable.detours`), which turning
 /// diagnostics on raises so that every resolution takes the framed path, where frames say who
 /// resolved what.
 enum Diagnostics {
@@ -34,11 +34,7 @@ enum Diagnostics {
             let on = tracer != nil || recorder != nil
             guard on != wasOn else { return }
             isOn.store(on, ordering: .releasing)
-            if on {
-                MemoTable.shared.activeLayers.wrappingAdd(1, ordering: .relaxed)
-            } else {
-                MemoTable.shared.activeLayers.wrappingSubtract(1, ordering: .relaxed)
-            }
+            if on { MemoTable.shared.beginDetour() } else { MemoTable.shared.endDetour() }
         }
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The task-local override layer in effect (see `Injections.withOverrides`).
 enum Layers {
     @TaskLocal static var current: OverrideRegistry?
@@ -8,8 +6,8 @@ enum Layers {
     static func with<Result>(_ layer: OverrideRegistry, _ operation: () throws -> Result) rethrows
         -> Result
     {
-        MemoTable.shared.activeLayers.wrappingAdd(1, ordering: .relaxed)
-        defer { MemoTable.shared.activeLayers.wrappingSubtract(1, ordering: .relaxed) }
+        MemoTable.shared.beginDetour()
+        defer { MemoTable.shared.endDetour() }
         return try $current.withValue(layer, operation: operation)
     }
 
@@ -18,8 +16,8 @@ enum Layers {
         _ layer: OverrideRegistry, isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        MemoTable.shared.activeLayers.wrappingAdd(1, ordering: .relaxed)
-        defer { MemoTable.shared.activeLayers.wrappingSubtract(1, ordering: .relaxed) }
+        MemoTable.shared.beginDetour()
+        defer { MemoTable.shared.endDetour() }
         return try await $current.withValue(layer, operation: operation)
     }
 }

@@ -25,9 +25,23 @@ final class MemoTable: @unchecked Sendable {
     /// that a slot's "no override here" can be trusted. Here because the common path reads
     /// this object anyway.
     let generation = Atomic<UInt64>(1)
-    /// How many `Injections.withOverrides` scopes are in progress, in any task. While there
-    /// are none, resolution does not read the task-local layer.
-    let activeLayers = Atomic<Int>(0)
+    /// How many reasons there are, in any task, for resolution to step off its common path:
+    /// `Injections.withOverrides` scopes in progress, the trace or graph recording being on,
+    /// instances being built (whose dependencies are recorded). While there are none, the
+    /// common path reads no thread-local or task-local state.
+    private let detours = Atomic<Int>(0)
+
+    /// Whether any reason to step off the common path exists (see `detours`).
+    @inline(__always)
+    var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
+
+    func beginDetour() {
+        detours.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    func endDetour() {
+        detours.wrappingSubtract(1, ordering: .relaxed)
+    }
     private let current: Atomic<UInt>
     private let lock = Lock()
     private var tables: [Slots]

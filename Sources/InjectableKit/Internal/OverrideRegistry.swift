@@ -49,7 +49,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
     /// task-local layer, or the global registry.
     static var current: OverrideRegistry {
-        guard MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0 else { return shared }
+        guard MemoTable.shared.hasDetours else { return shared }
         return Layers.current ?? shared
     }
 
@@ -118,14 +118,9 @@ final class OverrideRegistry: @unchecked Sendable {
         change { $0 = Overrides() }
     }
 
-    /// Makes every memo record stale without changing any override.
+    /// Makes every memo slot stale without changing any override. The generation lives in the
+    /// memo table, which the common path reads anyway, so that it touches one shared object.
     func invalidateMemos() {
-        bumpGeneration()
-    }
-
-    /// Makes every memo slot stale. The generation lives in the memo table, which the common
-    /// path reads anyway, so that it touches one shared object.
-    private func bumpGeneration() {
         MemoTable.shared.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
@@ -170,7 +165,7 @@ final class OverrideRegistry: @unchecked Sendable {
             }
             emptyFlag.store(current.isEmpty, ordering: .releasing)
             // Memo slots describe the global registry; a layer's resolutions never use them.
-            if !isLayer { bumpGeneration() }
+            if !isLayer { invalidateMemos() }
             released.append(before)
         }
         withExtendedLifetime(released) {}

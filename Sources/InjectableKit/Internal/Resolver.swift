@@ -7,7 +7,7 @@ import Synchronization
 enum Resolver {
     /// How deep resolutions may nest before they are taken for an unbounded cycle.
     static let depthLimit = 512
-    /// How deep plain getters resolve without frames (see `resolveUnframed`).
+    /// How deep plain getters resolve without frames (see `enterUnframed`).
     static let framelessDepth = 64
     /// From this depth on, cycle detection also compares keypaths by value (not only by object).
     static let deepCheckDepth = 32
@@ -38,7 +38,7 @@ enum Resolver {
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
         let table = MemoTable.shared
         let generation = table.generation.load(ordering: .acquiring)
-        if table.activeLayers.load(ordering: .relaxed) != 0 {
+        if table.hasDetours {
             if let layer = Layers.current { return (.layered(layer), generation) }
             if Diagnostics.active || !ThreadState.current.buildStack.isEmpty {
                 return (.observed, generation)
@@ -96,21 +96,20 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
         caller: StaticString?
     ) -> Value {
-        var remembers = false
-        switch lookup {
-        case .layered(let layer):
-            if let value = resolveOverride(keyPath, in: layer, token: token, caller: caller) {
-                return value
+        // Overrides are checked unless the memo said none applies.
+        let registry: OverrideRegistry? =
+            switch lookup {
+            case .layered(let layer): layer
+            case .unknown, .observed: OverrideRegistry.shared
+            case .entry, .plainGetter, .getter: nil
             }
-        case .unknown, .observed:
-            if case .unknown = lookup { remembers = true }
-            let registry = OverrideRegistry.shared
-            if let value = resolveOverride(keyPath, in: registry, token: token, caller: caller) {
-                return value
-            }
-        case .entry, .plainGetter, .getter:
-            break
+        if let registry,
+            let value = resolveOverride(keyPath, in: registry, token: token, caller: caller)
+        {
+            return value
         }
+        var remembers = false
+        if case .unknown = lookup { remembers = true }
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = Injections(token: frameToken)[keyPath: keyPath]
         let frame = exit()
@@ -185,7 +184,7 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
-        if MemoTable.shared.activeLayers.load(ordering: .relaxed) != 0 {
+        if MemoTable.shared.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let building = thread.buildStack.last {
                 DependencyIndex.shared.record(
@@ -293,9 +292,9 @@ enum Resolver {
                 // While it builds, nested resolutions take frames, so that their exits record
                 // what this entry is built from (see `DependencyIndex`).
                 thread.buildStack.append(entry)
-                MemoTable.shared.activeLayers.wrappingAdd(1, ordering: .relaxed)
+                MemoTable.shared.beginDetour()
                 defer {
-                    MemoTable.shared.activeLayers.wrappingSubtract(1, ordering: .relaxed)
+                    MemoTable.shared.endDetour()
                     thread.buildStack.removeLast()
                 }
                 return make()
