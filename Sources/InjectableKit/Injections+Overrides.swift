@@ -11,7 +11,8 @@ extension Injections {
     /// The override wins over each matching key's own registration (a key override for the
     /// same key wins over it). The type must match exactly: an override for `any MyServiceType`
     /// does not serve a key of type `(any MyServiceType)?`. Registering drops what scopes
-    /// cached for that type, so the next resolution uses the new factory.
+    /// cached for that type, and what they cached from it, so the next resolution uses the new
+    /// factory.
     ///
     /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
     /// helper: `register { Injections.shared(MockService() as any MyServiceType) }`.
@@ -33,7 +34,8 @@ extension Injections {
     /// Injections.container.reset(\.user)
     /// ```
     ///
-    /// Registering drops what scopes cached for the key, so the next resolution uses the new
+    /// Registering drops what scopes cached for the key, and what they cached from it (a cached
+    /// parent built with it), so the next resolution uses the new
     /// factory. The factory builds a new instance on every resolution unless it wraps the
     /// construction in a scope helper (`Injections.cached(MockService())`).
     ///
