@@ -28,6 +28,13 @@ extension Injections {
     var directCycle: Node { cached(Node(id: 1, child: directCycleChild)) }
     var directCycleChild: Node { Node(id: 2, child: directCycle) }
 
+    var asyncCycleA: AsyncInjection<Node, Never> {
+        cached(AsyncInjection { await Node(id: 1, child: resolve(\.asyncCycleB).value()) })
+    }
+    var asyncCycleB: AsyncInjection<Node, Never> {
+        cached(AsyncInjection { await Node(id: 2, child: resolve(\.asyncCycleA).value()) })
+    }
+
     subscript(sameAgain id: Int) -> Node { Node(id: id, child: resolve(\.[sameAgain: id])) }
     subscript(deeper id: Int) -> Node { Node(id: id, child: resolve(\.[deeper: id + 1])) }
 
@@ -109,5 +116,21 @@ extension Injections {
         #expect(
             message.contains(#"\.crossA -> \.crossB -> \.crossA"#)
                 || message.contains(#"\.crossB -> \.crossA -> \.crossB"#))
+    }
+
+    @Test func asyncConstructionsAwaitingEachOtherStopInsteadOfWaitingForever() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            let timeout = Task.detached {
+                try? await Task.sleep(for: .seconds(30))
+                print("InjectableKit did not detect the cycle: waiting forever")
+                exit(0)
+            }
+            _ = await Injections.container.resolve(\.asyncCycleA).value()
+            timeout.cancel()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("asynchronous constructions"))
+        #expect(message.contains(#"\.asyncCycleA -> \.asyncCycleB -> \.asyncCycleA"#))
     }
 }

@@ -57,6 +57,14 @@ enum Failure {
                 + "threads at once). \(advice)")
     }
 
+    /// Asynchronous constructions that await each other in a circle; `builds` starts and ends
+    /// with the same one.
+    static func asyncCycle(_ builds: [AsyncBuild]) -> Never {
+        fatalError(
+            "InjectableKit: dependency cycle: \(chain(builds.map { "\\.\($0.name)" })) (between "
+                + "asynchronous constructions, which would wait for each other forever). \(advice)")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         fatalError(

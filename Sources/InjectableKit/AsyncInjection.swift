@@ -1,0 +1,124 @@
+/// A dependency whose construction is asynchronous, and may throw: what a key returns when its
+/// instance cannot be built synchronously.
+///
+/// A keypath cannot name an `async` property, so the key returns this small value instead, and
+/// callers await its ``value()``. The compiler still checks the key and the type: the key must
+/// exist, and ``value()`` has the key's type and error type.
+///
+/// ```swift
+/// extension Injections {
+///     var database: AsyncInjection<Database, any Error> {
+///         application(AsyncInjection { try await Database.open(at: resolve(\.databaseURL)) })
+///     }
+///     var clock: AsyncInjection<NetworkClock, Never> {
+///         cached(AsyncInjection { await NetworkClock.synchronized() })
+///     }
+/// }
+///
+/// let database = try await Injections.container.resolve(\.database).value()
+///
+/// final class FeedModel {
+///     @Injectable(\.clock) var clock
+///     func refresh() async { let now = await clock.value().now; … }
+/// }
+/// ```
+///
+/// Each `AsyncInjection` builds its instance once, on first call to ``value()``, however many
+/// tasks ask at the same time; they all await the one construction. Scope helpers hold the
+/// wrapper, so a scoped key builds once per scope lifetime: resetting the scope (or overriding
+/// the key) drops the wrapper, and the next resolution builds anew. Without a helper, every
+/// resolution returns a new wrapper, and so a new instance.
+///
+/// A construction that throws is not kept: every task awaiting it receives the error, and the
+/// next call tries again.
+///
+/// The construction runs in a task of its own, with the overrides that were in effect when the
+/// wrapper was made (its `Injections.withOverrides` layer, if any). Cancelling a task that
+/// awaits ``value()`` does not cancel the construction, which other tasks may share.
+///
+/// Constructions that await each other in a circle (the builder of `a` awaits `b`, whose builder
+/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever.
+public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
+    private enum State {
+        case idle
+        case building(Task<Value, any Error>, AsyncBuild)
+        case built(Value)
+    }
+
+    private let name: String
+    private let layer: Injections.LocalOverrides?
+    private let build: @Sendable () async throws(Failure) -> Value
+    private let lock = Lock()
+    private var state = State.idle
+
+    /// Makes a dependency that `build` constructs when it is first awaited.
+    ///
+    /// - Parameters:
+    ///   - caller: The registration that makes it; leave the default. It names the key in
+    ///     diagnostics.
+    ///   - build: Constructs the instance. It may resolve other keys, synchronous ones with
+    ///     `resolve` and asynchronous ones by awaiting their ``value()``.
+    public init(
+        caller: StaticString = #function,
+        _ build: @escaping @Sendable () async throws(Failure) -> Value
+    ) {
+        self.name = "\(caller)"
+        self.layer = Injections.currentOverrides
+        self.build = build
+    }
+
+    /// The instance: built by the first call, and by no other.
+    ///
+    /// A method rather than an `async` property: Swift 6.3 crashes compiling a read of a
+    /// generic `async throws(Failure)` property where `Failure` is `Never`.
+    ///
+    /// - Returns: The instance.
+    /// - Throws: What the construction threw, if it failed.
+    public func value() async throws(Failure) -> Value {
+        let (task, construction): (Task<Value, any Error>, AsyncBuild)
+        lock.lock()
+        switch state {
+        case .built(let value):
+            lock.unlock()
+            return value
+        case .building(let running, let build):
+            (task, construction) = (running, build)
+        case .idle:
+            construction = AsyncBuild(name: name)
+            task = start(construction)
+            state = .building(task, construction)
+        }
+        lock.unlock()
+
+        let waiter = AsyncBuild.current
+        AsyncBuildGraph.shared.beginWait(waiter, on: construction)
+        defer { AsyncBuildGraph.shared.endWait(waiter, on: construction) }
+        do {
+            let value = try await task.value
+            finish(task, with: value)
+            return value
+        } catch {
+            finish(task, with: nil)
+            // The task runs only `build`, which throws `Failure`.
+            throw error as! Failure
+        }
+    }
+
+    private func start(_ construction: AsyncBuild) -> Task<Value, any Error> {
+        // Detached, so that the construction sees the overrides of the layer where this
+        // wrapper was made rather than those of whichever task asks first.
+        Task.detached(priority: Task.currentPriority) { [layer, build] in
+            try await AsyncBuild.$current.withValue(construction) {
+                try await Injections.withOverrides(layer) { try await build() }
+            }
+        }
+    }
+
+    private func finish(_ task: Task<Value, any Error>, with value: Value?) {
+        lock.withLock {
+            guard case .building(let running, _) = state, running == task else { return }
+            state = value.map(State.built) ?? .idle
+        }
+    }
+}

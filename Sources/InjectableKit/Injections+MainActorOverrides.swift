@@ -1,0 +1,87 @@
+// Overrides for `@MainActor` registrations. A closure that builds a main-actor type is itself
+// main-actor isolated, and Swift does not pick an overload by a closure's isolation, so these
+// have their own name. They may be called from anywhere: registering only stores the closure.
+extension Injections {
+    /// Overrides one `@MainActor` key with a factory that runs on the main actor.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
+    /// }
+    /// Injections.container.registerOnMainActor(\.contentViewModel) { PreviewViewModel() }
+    /// ```
+    ///
+    /// A key to a `@MainActor` property can only be resolved on the main actor, so the factory
+    /// always runs there. It otherwise behaves as ``register(_:factory:)``.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The key to override.
+    ///   - factory: Builds the replacement, on the main actor.
+    public func registerOnMainActor<Value>(
+        _ keyPath: KeyPath<Injections, Value>,
+        factory: @escaping @MainActor @Sendable () -> Value
+    ) {
+        register(keyPath, factory: MainActorFactory.bridge(factory))
+    }
+
+    /// Overrides every key whose type is the factory's return type with a factory that runs on
+    /// the main actor: the main-actor form of ``register(_:)``.
+    ///
+    /// ```swift
+    /// Injections.container.registerOnMainActor { PreviewViewModel() as ContentViewModel }
+    /// ```
+    ///
+    /// Resolving a matching key off the main actor stops the process with a message: register
+    /// main-actor overrides only for types that nonisolated code does not resolve.
+    ///
+    /// - Parameter factory: Builds the replacement, on the main actor.
+    public func registerOnMainActor<Value>(
+        _ factory: @escaping @MainActor @Sendable () -> Value
+    ) {
+        register(MainActorFactory.bridge(factory))
+    }
+}
+
+extension Injections.LocalOverrides {
+    /// Overrides one `@MainActor` key in this layer with a factory that runs on the main actor.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The key to override.
+    ///   - factory: Builds the replacement, on the main actor.
+    public func registerOnMainActor<Value>(
+        _ keyPath: KeyPath<Injections, Value>,
+        factory: @escaping @MainActor @Sendable () -> Value
+    ) {
+        register(keyPath, factory: MainActorFactory.bridge(factory))
+    }
+
+    /// Overrides, in this layer, every key whose type is the factory's return type with a
+    /// factory that runs on the main actor.
+    ///
+    /// - Parameter factory: Builds the replacement, on the main actor.
+    public func registerOnMainActor<Value>(
+        _ factory: @escaping @MainActor @Sendable () -> Value
+    ) {
+        register(MainActorFactory.bridge(factory))
+    }
+}
+
+enum MainActorFactory {
+    /// A nonisolated factory that runs `factory` in place, checking that it is on the main
+    /// actor. Resolution is synchronous and `@MainActor` keys can only be named on the main
+    /// actor, so a key override always passes the check.
+    static func bridge<Value>(_ factory: @escaping @MainActor @Sendable () -> Value)
+        -> @Sendable () -> Value
+    {
+        // Not `MainActor.assumeIsolated`, which requires a `Sendable` result. The same check,
+        // then the same cast it makes: a synchronous function's global-actor isolation does not
+        // change how it is called.
+        let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
+        return {
+            MainActor.preconditionIsolated(
+                "InjectableKit: a registerOnMainActor override of \(Value.self) was resolved off "
+                    + "the main actor.")
+            return unisolated()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Synchronization
+
+/// One asynchronous construction in progress, named after its registration.
+final class AsyncBuild: Sendable {
+    let name: String
+    /// Orders constructions by when they started, so that a cycle is reported from the first.
+    let serial: Int
+
+    private static let started = Atomic(0)
+
+    init(name: String) {
+        self.name = name
+        self.serial = Self.started.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The construction the current task runs, if it runs one.
+    @TaskLocal static var current: AsyncBuild?
+}
+
+/// Which asynchronous constructions await which, to catch a circle of them before it waits
+/// forever: the asynchronous counterpart of `BuildCoordinator`.
+final class AsyncBuildGraph: @unchecked Sendable {
+    // @unchecked: `waits` is guarded by `lock`.
+    static let shared = AsyncBuildGraph()
+
+    private let lock = Lock()
+    /// For each construction, the constructions it awaits (several, with `async let`).
+    private var waits: [ObjectIdentifier: [AsyncBuild]] = [:]
+
+    /// Records that `waiter` awaits `target`, stopping the process if `target` (through what it
+    /// awaits) awaits `waiter`.
+    func beginWait(_ waiter: AsyncBuild?, on target: AsyncBuild) {
+        guard let waiter else { return }
+        lock.withLock {
+            if let path = path(from: target, to: waiter) {
+                // `path` ends with `waiter`: the circle is `path`, reported from its oldest.
+                let first = path.indices.min { path[$0].serial < path[$1].serial } ?? 0
+                let circle = Array(path[first...] + path[..<first])
+                Failure.asyncCycle(circle + [circle[0]])
+            }
+            waits[ObjectIdentifier(waiter), default: []].append(target)
+        }
+    }
+
+    /// Removes the record `beginWait(_:on:)` made.
+    func endWait(_ waiter: AsyncBuild?, on target: AsyncBuild) {
+        guard let waiter else { return }
+        lock.withLock {
+            let id = ObjectIdentifier(waiter)
+            guard var targets = waits[id], let index = targets.firstIndex(where: { $0 === target })
+            else { return }
+            targets.remove(at: index)
+            waits[id] = targets.isEmpty ? nil : targets
+        }
+    }
+
+    /// The constructions from `start` to `end` along recorded waits, both included.
+    private func path(from start: AsyncBuild, to end: AsyncBuild) -> [AsyncBuild]? {
+        var visited: Set<ObjectIdentifier> = []
+        func search(_ node: AsyncBuild) -> [AsyncBuild]? {
+            if node === end { return [node] }
+            guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
+            for next in waits[ObjectIdentifier(node)] ?? [] {
+                if let rest = search(next) { return [node] + rest }
+            }
+            return nil
+        }
+        return search(start)
+    }
+}

@@ -1,0 +1,155 @@
+import InjectableKit
+import Synchronization
+import Testing
+
+/// Counts constructions, across tasks.
+final class BuildCounter: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func bump() -> Int { count.add(1, ordering: .relaxed).newValue }
+}
+
+struct ConnectionError: Error, Equatable {}
+
+final class Connection: Sendable {
+    let number: Int
+    let host: String
+    init(number: Int, host: String) {
+        self.number = number
+        self.host = host
+    }
+}
+
+extension Injections {
+    var asyncHost: String { "live.example" }
+    var asyncBuilds: BuildCounter { application(BuildCounter()) }
+    var asyncFailures: BuildCounter { application(BuildCounter()) }
+
+    /// Builds slowly, so that concurrent first accesses overlap.
+    var cachedConnection: AsyncInjection<Connection, any Error> {
+        cached(
+            AsyncInjection { [builds = resolve(\.asyncBuilds)] in
+                let number = builds.bump()
+                try await Task.sleep(for: .milliseconds(20))
+                return Connection(number: number, host: resolve(\.asyncHost))
+            })
+    }
+    var uniqueConnection: AsyncInjection<Connection, Never> {
+        AsyncInjection { [builds = resolve(\.asyncBuilds)] in
+            Connection(number: builds.bump(), host: resolve(\.asyncHost))
+        }
+    }
+    /// Fails on its first construction only.
+    var flakyConnection: AsyncInjection<Connection, ConnectionError> {
+        cached(
+            AsyncInjection { [failures = resolve(\.asyncFailures)] () throws(ConnectionError) in
+                try? await Task.sleep(for: .milliseconds(20))
+                if failures.bump() == 1 { throw ConnectionError() }
+                return Connection(number: failures.value, host: "flaky")
+            })
+    }
+}
+
+/// Each test runs in its own `withOverrides` layer, and so has its own scope caches: these run
+/// in parallel with each other and with every other suite.
+@Suite struct AsyncInjectionTests {
+    /// A layer with no overrides: its own caches.
+    func isolated<Result>(_ operation: () async throws -> Result) async rethrows -> Result {
+        try await Injections.withOverrides { _ in
+        } operation: {
+            try await operation()
+        }
+    }
+
+    @Test func aScopedAsyncKeyBuildsOnceUnderConcurrentFirstAccess() async throws {
+        try await isolated {
+            let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        try await Injections.container.resolve(\.cachedConnection).value().number
+                    }
+                }
+                return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+            }
+            #expect(numbers == [1])
+            #expect(Injections.container.resolve(\.asyncBuilds).value == 1)
+        }
+    }
+
+    @Test func anUnscopedAsyncKeyBuildsOncePerResolution() async {
+        await isolated {
+            let injection = Injections.container.resolve(\.uniqueConnection)
+            let first = await injection.value()
+            let again = await injection.value()
+            let next = await Injections.container.resolve(\.uniqueConnection).value()
+            #expect(first === again)
+            #expect(next.number == first.number + 1)
+        }
+    }
+
+    @Test func aFailedConstructionReachesEveryWaiterAndIsRetriedOnNextAccess() async {
+        await isolated {
+            let results = await withTaskGroup(of: Result<Int, ConnectionError>.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        do throws(ConnectionError) {
+                            return .success(
+                                try await Injections.container.resolve(\.flakyConnection).value()
+                                    .number)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0 == .failure(ConnectionError()) })
+            let retried = try? await Injections.container.resolve(\.flakyConnection).value()
+            #expect(retried?.host == "flaky")
+            #expect(Injections.container.resolve(\.asyncFailures).value == 2)
+        }
+    }
+
+    @Test func resettingTheScopeBuildsANewInstance() async throws {
+        try await isolated {
+            let first = try await Injections.container.resolve(\.cachedConnection).value()
+            Injections.Scope.cached.reset()
+            let second = try await Injections.container.resolve(\.cachedConnection).value()
+            #expect(first !== second)
+            #expect(second.number == 2)
+        }
+    }
+
+    @Test func theConstructionSeesTheOverridesOfTheLayerThatMadeIt() async throws {
+        let injection = Injections.withOverrides {
+            $0.register(\.asyncHost) { "mock.example" }
+        } operation: {
+            Injections.container.resolve(\.uniqueConnection)
+        }
+        // Awaited outside the layer, and from a detached task: the layer still applies.
+        let host = await Task.detached { await injection.value().host }.value
+        #expect(host == "mock.example")
+    }
+
+    @Test func aKeyOverrideReplacesTheAsyncConstruction() async {
+        await Injections.withOverrides {
+            $0.register(\.uniqueConnection) {
+                AsyncInjection { Connection(number: 0, host: "override") }
+            }
+        } operation: {
+            #expect(
+                await Injections.container.resolve(\.uniqueConnection).value().host == "override")
+        }
+    }
+
+    @Test func theWrapperInjectsTheAsyncDependency() async throws {
+        struct Owner {
+            @Injectable(\.cachedConnection) var connection
+        }
+        try await isolated {
+            let owner = Owner()
+            let direct = try await Injections.container.resolve(\.cachedConnection).value()
+            #expect(try await owner.connection.value() === direct)
+        }
+    }
+}
