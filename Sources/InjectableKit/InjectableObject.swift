@@ -1,23 +1,37 @@
 import Observation
 
-/// Injects an observable view model and keeps it for its owner's lifetime.
+/// Injects an observable view model, keeps it for its owner's lifetime, and reports its
+/// changes.
 ///
 /// ```swift
-/// @Observable final class ContentViewModel { var title = "" }
+/// @MainActor @Observable final class ContentViewModel { var title = "" }
 /// extension Injections {
-///     var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
+///     @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
 /// }
-/// struct ContentScreen {
+///
+/// @MainActor struct ContentScreen {
 ///     @InjectableObject(\.contentViewModel) var viewModel
+///
+///     func run() async {
+///         for await title in $viewModel.changes(of: { $0.title }) {
+///             print("Title: \(title)")
+///         }
+///     }
 /// }
 /// ```
 ///
 /// The object is resolved once, when the owner is initialised, and held strongly, so a
-/// `shared` view model lives exactly as long as the screens that show it.
+/// `shared` view model lives exactly as long as the screens that show it. The projected value
+/// (`$viewModel`) offers ``changes(of:)``, built on `withObservationTracking`, for code outside
+/// SwiftUI (a terminal view, a UIKit controller, a test). On Apple platforms the wrapper is also
+/// a SwiftUI `DynamicProperty`, so a view's body tracks the object like an `@State` one.
 @propertyWrapper
 public struct InjectableObject<Object: AnyObject & Observable> {
     /// The view model.
     public let wrappedValue: Object
+
+    /// The wrapper itself, for ``changes(of:)``: `$viewModel.changes { $0.title }`.
+    public var projectedValue: Self { self }
 
     /// Resolves the view model now.
     ///
@@ -25,6 +39,27 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     @inlinable
     public init(_ keyPath: KeyPath<Injections, Object>) {
         wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
+    }
+
+    /// The values `read` derives from the object: now, and again after each change to the
+    /// observable properties it reads.
+    ///
+    /// ```swift
+    /// for await count in $viewModel.changes(of: { $0.items.count }) {
+    ///     render(count)
+    /// }
+    /// ```
+    ///
+    /// Iterate it from the object's isolation (the main actor for a `@MainActor` view model):
+    /// `read` runs there, on each iteration. Changes made while the loop body runs are
+    /// coalesced into one more value. The sequence ends when the iterating task is cancelled.
+    ///
+    /// - Parameter read: Reads the properties to watch, and returns what the loop needs.
+    /// - Returns: An asynchronous sequence of what `read` returned.
+    public func changes<Value>(of read: @escaping (Object) -> Value) -> ObservedChanges<
+        Object, Value
+    > {
+        ObservedChanges(object: wrappedValue, read: read)
     }
 }
 

@@ -1,0 +1,22 @@
+// SwiftUI support, on the platforms that have it. Not built on Linux, where this package is
+// tested; kept to declarations whose shape is checked by the Apple SDKs' own documentation.
+#if canImport(SwiftUI)
+    import SwiftUI
+
+    /// On Apple platforms, `@InjectableObject` is a SwiftUI `DynamicProperty`: a view's `body`
+    /// reads the observable object through it and re-renders when what it read changes, as
+    /// with `@State private var viewModel = ContentViewModel()`.
+    ///
+    /// ```swift
+    /// struct ContentView: View {
+    ///     @InjectableObject(\.contentViewModel) var viewModel
+    ///     var body: some View { Text(viewModel.title) }
+    /// }
+    /// ```
+    ///
+    /// SwiftUI re-creates a view's value often, and each new value resolves the key again, so
+    /// register view models for views with `shared`
+    /// (or another caching scope): every value of the view then gets the same instance while
+    /// the view is on screen, as `@State` would keep it.
+    extension InjectableObject: DynamicProperty {}
+#endif

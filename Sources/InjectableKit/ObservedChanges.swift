@@ -1,0 +1,98 @@
+import Observation
+
+/// What ``InjectableObject/changes(of:)`` returns: the values read from an observable object,
+/// now and after each change to what was read.
+public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence {
+    /// Each value is `read` applied to the object.
+    public typealias Element = Value
+    /// Cancellation ends the sequence instead of throwing.
+    public typealias Failure = Never
+
+    let object: Object
+    let read: (Object) -> Value
+
+    /// Makes an iterator, which reads the object on its first `next()`.
+    ///
+    /// - Returns: The iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(object: object, read: read)
+    }
+
+    /// Reads the object on each `next()`, while tracking what it read.
+    public struct Iterator: AsyncIteratorProtocol {
+        let object: Object
+        let read: (Object) -> Value
+        let signal = ChangeSignal()
+        var started = false
+
+        /// The next value: the first at once, each later one after a change.
+        ///
+        /// - Parameter actor: The caller's isolation, where `read` runs; leave the default.
+        /// - Returns: The value, or `nil` once the task is cancelled.
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async
+            -> Value?
+        {
+            if started {
+                guard await signal.wait() else { return nil }
+            } else {
+                started = true
+                if Task.isCancelled { return nil }
+            }
+            let signal = self.signal
+            return withObservationTracking {
+                read(object)
+            } onChange: {
+                signal.fire()
+            }
+        }
+    }
+}
+
+/// A change reported by `withObservationTracking` (which fires once per tracking), held until
+/// the iterator waits for it.
+final class ChangeSignal: @unchecked Sendable {
+    // @unchecked: the mutable state is guarded by `lock`.
+    private let lock = Lock()
+    private var pending = false
+    private var cancelled = false
+    private var waiter: CheckedContinuation<Bool, Never>?
+
+    /// Records a change, waking the waiter if there is one. Runs on the thread that changes
+    /// the object, just before the change.
+    func fire() {
+        let waiter = lock.withLock {
+            guard let waiter = self.waiter else {
+                pending = true
+                return CheckedContinuation<Bool, Never>?.none
+            }
+            self.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: true)
+    }
+
+    /// Waits for a change: `true` once there is one, `false` if the task is cancelled.
+    func wait(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: Bool? = lock.withLock {
+                    if cancelled { return false }
+                    if pending {
+                        pending = false
+                        return true
+                    }
+                    waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = lock.withLock {
+                cancelled = true
+                defer { self.waiter = nil }
+                return self.waiter
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import InjectableKit
+import Observation
+import Testing
+
+@MainActor @Observable final class TallyViewModel {
+    var count = 0
+    var label = "idle"
+    let greeting: any Greeting
+    init(greeting: any Greeting) { self.greeting = greeting }
+}
+
+/// A main-actor type whose initialiser only the main actor may call.
+@MainActor final class MainActorClock {
+    let label: String
+    init(label: String = "main clock") { self.label = label }
+}
+
+@globalActor actor StorageActor {
+    static let shared = StorageActor()
+}
+
+@StorageActor final class Store {
+    var items: [String] = []
+    init() {}
+}
+
+actor Ledger {
+    private(set) var entries: [Int] = []
+    func append(_ entry: Int) { entries.append(entry) }
+}
+
+extension Injections {
+    @MainActor var tallyViewModel: TallyViewModel {
+        shared(TallyViewModel(greeting: resolve(\.isolationGreeting)))
+    }
+    @MainActor var mainActorClock: MainActorClock { cached(MainActorClock()) }
+    var isolationGreeting: any Greeting { LiveGreeting() }
+    var ledger: Ledger { application(Ledger()) }
+    @StorageActor var store: Store { cached(Store()) }
+    /// A main-actor type reached from any context: built on the main actor, awaited anywhere.
+    var asyncClock: AsyncInjection<MainActorClock, Never> {
+        cached(AsyncInjection { await MainActorClock(label: "awaited clock") })
+    }
+}
+
+@MainActor final class TallyScreen {
+    @InjectableObject(\.tallyViewModel) var viewModel
+    @Injectable(\.mainActorClock) var clock
+}
+
+/// Each test runs in its own `withOverrides` layer (own overrides and scope caches), so these
+/// run in parallel with every other suite.
+@Suite struct IsolationTests {
+    @MainActor @Test func aMainActorKeyResolvesSynchronouslyOnTheMainActor() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let screen = TallyScreen()
+            #expect(screen.viewModel === Injections.container.resolve(\.tallyViewModel))
+            #expect(screen.viewModel.greeting.text == "live")
+            #expect(screen.clock.label == "main clock")
+        }
+    }
+
+    @MainActor @Test func aMainActorKeyIsOverriddenWithAMainActorFactory() {
+        Injections.withOverrides {
+            $0.registerOnMainActor(\.mainActorClock) { MainActorClock(label: "mock clock") }
+        } operation: {
+            #expect(Injections.container.resolve(\.mainActorClock).label == "mock clock")
+            #expect(TallyScreen().clock.label == "mock clock")
+        }
+    }
+
+    @MainActor @Test func aMainActorTypeOverrideServesMainActorKeys() {
+        Injections.withOverrides {
+            $0.registerOnMainActor { MainActorClock(label: "by type") }
+        } operation: {
+            #expect(Injections.container.resolve(\.mainActorClock).label == "by type")
+        }
+    }
+
+    @Test func aMainActorKeyIsResolvedFromOtherContextsByHoppingToTheMainActor() async {
+        await Injections.withOverrides { _ in
+        } operation: {
+            let label = await MainActor.run { Injections.container.resolve(\.mainActorClock).label }
+            #expect(label == "main clock")
+            let awaited = await Task.detached {
+                await Injections.container.resolve(\.asyncClock).value()
+            }
+            .value
+            #expect(awaited.label == "awaited clock")
+        }
+    }
+
+    @Test func anActorRegistrationIsOneInstanceForEveryTask() async {
+        await Injections.withOverrides { _ in
+        } operation: {
+            await withTaskGroup(of: Void.self) { group in
+                for entry in 0..<20 {
+                    group.addTask { await Injections.container.resolve(\.ledger).append(entry) }
+                }
+            }
+            let entries = await Injections.container.resolve(\.ledger).entries
+            #expect(entries.sorted() == Array(0..<20))
+        }
+    }
+
+    @Test func aGlobalActorKeyResolvesOnItsActor() async {
+        @StorageActor func add(_ item: String) -> Int {
+            let store = Injections.container.resolve(\.store)
+            store.items.append(item)
+            return store.items.count
+        }
+        await Injections.withOverrides { _ in
+        } operation: {
+            #expect(await add("a") == 1)
+            #expect(await add("b") == 2)
+        }
+    }
+
+    @MainActor @Test func changesYieldsTheCurrentValueThenEachChange() async {
+        await Injections.withOverrides { _ in
+        } operation: {
+            let screen = TallyScreen()
+            var iterator = screen.$viewModel.changes { "\($0.label) \($0.count)" }
+                .makeAsyncIterator()
+            #expect(await iterator.next() == "idle 0")
+            screen.viewModel.count = 1
+            #expect(await iterator.next() == "idle 1")
+            // Changes made before the next read are coalesced into one value.
+            screen.viewModel.label = "busy"
+            screen.viewModel.count = 2
+            #expect(await iterator.next() == "busy 2")
+        }
+    }
+
+    @MainActor @Test func changesIgnoresPropertiesTheReadDoesNotTouch() async {
+        await Injections.withOverrides { _ in
+        } operation: {
+            let screen = TallyScreen()
+            let changes = screen.$viewModel.changes { $0.count }
+            let (seen, report) = AsyncStream.makeStream(of: Int.self)
+            let loop = Task { @MainActor in
+                for await count in changes {
+                    report.yield(count)
+                    if count == 2 { break }
+                }
+                report.finish()
+            }
+            var reports = seen.makeAsyncIterator()
+            #expect(await reports.next() == 0)
+            screen.viewModel.label = "not watched"
+            // The main actor runs the loop now if the change woke it.
+            await Task.yield()
+            screen.viewModel.count = 2
+            #expect(await reports.next() == 2)
+            await loop.value
+        }
+    }
+
+    @MainActor @Test func changesEndsWhenItsTaskIsCancelled() async {
+        await Injections.withOverrides { _ in
+        } operation: {
+            let screen = TallyScreen()
+            let changes = screen.$viewModel.changes { $0.count }
+            let loop = Task { @MainActor in
+                var values = 0
+                for await _ in changes { values += 1 }
+                return values
+            }
+            await Task.yield()
+            loop.cancel()
+            #expect(await loop.value <= 1)
+        }
+    }
+}
