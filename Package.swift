@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -25,6 +25,10 @@ let package = Package(
         .testTarget(
             name: "InjectableTestingTests", dependencies: ["InjectableKit", "InjectableTesting"]),
         .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),
+        // An app module as current Xcode templates make them: main actor by default.
+        .testTarget(
+            name: "DefaultMainActorTests", dependencies: ["InjectableKit"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]),
     ],
     swiftLanguageModes: [.v6]
 )

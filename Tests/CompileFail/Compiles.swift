@@ -2,6 +2,7 @@
 // Guards the script against passing vacuously: every form the failing snippets get wrong,
 // written right.
 import InjectableKit
+import Observation
 
 protocol Greeter { func greet() -> String }
 final class LiveGreeter: Greeter { func greet() -> String { "hello" } }
@@ -26,4 +27,35 @@ func use() {
     _ = Injections.container.resolve(\.[account: 42])
     Injections.container.register(\.name) { "mock" }
     Injections.container.register { LiveGreeter() as any Greeter }
+}
+
+// Isolation and async construction, written right.
+
+@MainActor @Observable final class ContentViewModel {
+    var title = ""
+    init() {}
+}
+struct Database: Sendable {
+    static func open() async throws -> Database { Database() }
+}
+extension Injections {
+    @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
+    var database: AsyncInjection<Database, any Error> {
+        cached(AsyncInjection { try await Database.open() })
+    }
+}
+
+@MainActor final class ContentScreen {
+    @InjectableObject(\.contentViewModel) var viewModel
+    @Injectable(\.database) var database
+}
+
+@MainActor func preview() -> ContentViewModel {
+    Injections.container.registerOnMainActor(\.contentViewModel) { ContentViewModel() }
+    return Injections.container.resolve(\.contentViewModel)
+}
+
+func load() async throws -> (ContentViewModel, Database) {
+    let viewModel = await MainActor.run { Injections.container.resolve(\.contentViewModel) }
+    return (viewModel, try await Injections.container.resolve(\.database).value())
 }

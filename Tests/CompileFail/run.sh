@@ -2,7 +2,7 @@
 # The compile-time safety claim, tested: type-checks each snippet here against the built
 # InjectableKit module. A snippet whose first line is `// expect: compiles` must compile (so
 # that this script cannot pass vacuously); every other one must fail, with its `// expect:`
-# text in the compiler's diagnostics.
+# text in the compiler's diagnostics. A second line `// flags: ...` adds compiler flags.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,8 +18,10 @@ for snippet in Tests/CompileFail/*.swift; do
         failed=$((failed + 1))
         continue
     fi
+    read -r -a flags <<<"$(sed -n '2s|^// flags: ||p' "$snippet")"
     status=0
-    output=$(swiftc -typecheck -swift-version 6 -I "$modules" "$snippet" 2>&1) || status=$?
+    output=$(swiftc -typecheck -swift-version 6 "${flags[@]}" -I "$modules" "$snippet" 2>&1) ||
+        status=$?
     if [ "$expect" = "compiles" ]; then
         if [ "$status" -eq 0 ]; then
             echo "ok   $snippet compiles"
