@@ -4,7 +4,7 @@ import InjectableKit
 /// and the lifetime of each scope.
 ///
 /// ```swift
-/// Tour.run(mocks: false) { print($0) }
+/// await Tour.run(mocks: false) { print($0) }
 /// ```
 ///
 /// The output is deterministic (no addresses, no times), so tests can compare it line by line.
@@ -13,6 +13,7 @@ import InjectableKit
 /// > `push()` and restores it with `pop()`, and resets the scopes it used, but it also calls
 /// > `Injections.Scope.resetAll()`: do not run it alongside other code that relies on the
 /// > shared, cached or custom scopes.
+@MainActor
 public enum Tour {
     /// Runs the tour and hands its lines to `output`.
     ///
@@ -20,15 +21,15 @@ public enum Tour {
     ///   - mocks: Whether to start with the mocks registered (``Injections/registerMockServices()``);
     ///     otherwise the tour starts on the live services and shows the mocks second.
     ///   - output: Receives the tour's lines, one at a time, without line breaks.
-    public static func run(mocks: Bool, output: (String) -> Void) {
-        for line in lines(mocks: mocks) { output(line) }
+    public static func run(mocks: Bool, output: (String) -> Void) async {
+        for line in await lines(mocks: mocks) { output(line) }
     }
 
     /// Runs the tour and returns its lines.
     ///
     /// - Parameter mocks: Whether to start with the mocks registered.
     /// - Returns: The lines ``run(mocks:output:)`` prints, without line breaks.
-    public static func lines(mocks: Bool) -> [String] {
+    public static func lines(mocks: Bool) async -> [String] {
         Injections.container.push()
         defer {
             Login.logOut()
@@ -51,6 +52,7 @@ public enum Tour {
         logIn(&guide)
         openAccounts(&guide)
         logOut(&guide)
+        await transferView(&guide)
         resetScopes(&guide)
 
         guide.end("Done: the tour popped its overrides and reset the scopes it used.")
@@ -147,6 +149,30 @@ public enum Tour {
         guide.check("After logout: a new session", next !== session)
         guide.say(
             "The new session has viewed: \(next.viewedAccounts.isEmpty ? "nothing" : "something")")
+    }
+
+    private static func transferView(_ guide: inout Guide) async {
+        guide.section(
+            "A terminal view that re-renders",
+            "TransferView shows a @MainActor view model, and renders again on each change.")
+        let view = TransferView()
+        // The view runs on its own, as a UI would; the tour reads each line it renders.
+        let (rendered, show) = AsyncStream.makeStream(of: String.self)
+        let loop = Task {
+            for await line in view.frames() { show.yield(line) }
+        }
+        var lines = rendered.makeAsyncIterator()
+        guide.say(await lines.next() ?? "")
+        view.viewModel.enter(cents: 12_500)
+        guide.say(await lines.next() ?? "")
+        // quote() awaits \.exchangeDesk, an actor built asynchronously: a frame while it waits.
+        let quoting = Task { await view.viewModel.quote() }
+        guide.say(await lines.next() ?? "")
+        await quoting.value
+        guide.say(await lines.next() ?? "")
+        view.viewModel.send()
+        guide.say(await lines.next() ?? "")
+        loop.cancel()
     }
 
     private static func resetScopes(_ guide: inout Guide) {

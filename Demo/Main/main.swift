@@ -33,5 +33,5 @@ for argument in CommandLine.arguments.dropFirst() {
 if graph {
     print(Tour.graph())
 } else {
-    Tour.run(mocks: mocks) { print($0) }
+    await Tour.run(mocks: mocks) { print($0) }
 }

@@ -2,6 +2,7 @@
 // An async key's value has the key's type.
 import InjectableKit
 import Observation
+
 @MainActor @Observable final class ContentViewModel {
     var title = ""
     init() {}
@@ -11,7 +12,9 @@ struct Database: Sendable {
 }
 extension Injections {
     @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
-    var database: AsyncInjection<Database, any Error> { cached(AsyncInjection { try await Database.open() }) }
+    var database: AsyncInjection<Database, any Error> {
+        cached(AsyncInjection { try await Database.open() })
+    }
 }
 
 func open() async throws -> String {

@@ -2,6 +2,7 @@
 // A @MainActor key cannot be named, so not resolved, from nonisolated code.
 import InjectableKit
 import Observation
+
 @MainActor @Observable final class ContentViewModel {
     var title = ""
     init() {}
@@ -11,7 +12,9 @@ struct Database: Sendable {
 }
 extension Injections {
     @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
-    var database: AsyncInjection<Database, any Error> { cached(AsyncInjection { try await Database.open() }) }
+    var database: AsyncInjection<Database, any Error> {
+        cached(AsyncInjection { try await Database.open() })
+    }
 }
 
 func load() -> ContentViewModel {

@@ -2,6 +2,7 @@
 // An async key whose construction throws must be awaited with try.
 import InjectableKit
 import Observation
+
 @MainActor @Observable final class ContentViewModel {
     var title = ""
     init() {}
@@ -11,7 +12,9 @@ struct Database: Sendable {
 }
 extension Injections {
     @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
-    var database: AsyncInjection<Database, any Error> { cached(AsyncInjection { try await Database.open() }) }
+    var database: AsyncInjection<Database, any Error> {
+        cached(AsyncInjection { try await Database.open() })
+    }
 }
 
 func open() async -> Database {

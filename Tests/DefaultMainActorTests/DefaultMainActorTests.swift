@@ -4,14 +4,16 @@ import Testing
 /// Each test runs in its own `withOverrides` layer, so these run in parallel with other suites.
 @Suite struct DefaultMainActorTests {
     @Test func aNonisolatedExtensionResolvesFromAnyTask() async {
-        let city = await Injections.withOverrides { _ in } operation: {
+        let city = await Injections.withOverrides { _ in
+        } operation: {
             await Task.detached { Injections.container.resolve(\.weatherClient).city }.value
         }
         #expect(city == "Lisbon")
     }
 
     @Test func mainActorRegistrationsResolveOnTheMainActor() {
-        Injections.withOverrides { _ in } operation: {
+        Injections.withOverrides { _ in
+        } operation: {
             let screen = WeatherScreen()
             #expect(screen.viewModel === Injections.container.resolve(\.weatherViewModel))
             #expect(screen.viewModel.client.city == "Lisbon")

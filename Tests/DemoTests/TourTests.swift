@@ -77,9 +77,21 @@ import Testing
         #expect(session.contains("   The new session has viewed: nothing"))
     }
 
+    @Test func theTerminalViewRendersAgainOnEachChangeOfItsViewModel() async throws {
+        let view = section(7, of: try await tourOutput(mocks: false))
+        #expect(
+            Array(view.dropFirst(2)) == [
+                "   [Transfer] 0.00 EUR = –   (ready)",
+                "   [Transfer] 125.00 EUR = –   (entered)",
+                "   [Transfer] 125.00 EUR = –   (quoting…)",
+                "   [Transfer] 125.00 EUR = 135.00 USD   (quoted)",
+                "   [Transfer] 125.00 EUR = 135.00 USD   (sent)",
+            ])
+    }
+
     @Test(arguments: [false, true])
     func applicationInstanceSurvivesResetAllButCachedOneDoesNot(mocks: Bool) async throws {
-        let reset = section(7, of: try await tourOutput(mocks: mocks))
+        let reset = section(8, of: try await tourOutput(mocks: mocks))
         #expect(reset.contains("   \\.appConfiguration (application): the same instance: yes"))
         #expect(reset.contains("   \\.[account: 42] (cached): a new instance: yes"))
     }
@@ -102,9 +114,9 @@ import Testing
         await #expect(processExitsWith: .success) {
             for mocks in [false, true] {
                 var printed: [String] = []
-                Tour.run(mocks: mocks) { printed.append($0) }
+                await Tour.run(mocks: mocks) { printed.append($0) }
                 // A second run in the same process tells the same story.
-                #expect(Tour.lines(mocks: mocks) == printed)
+                #expect(await Tour.lines(mocks: mocks) == printed)
                 #expect(Injections.container.resolve(\.api) is LiveBankAPI)
                 #expect(Injections.container.resolve(\.currentUser) == nil)
                 #expect(Injections.container.resolve(\.userSession).viewedAccounts == [])
@@ -116,7 +128,7 @@ import Testing
         await #expect(processExitsWith: .success) {
             Injections.registerMockServices()
             Login.logIn(as: SignedInUser(name: "Grace Hopper"))
-            let lines = Tour.lines(mocks: false)
+            let lines = await Tour.lines(mocks: false)
             #expect(Injections.container.resolve(\.api) is MockBankAPI)
             #expect(Injections.container.resolve(\.currentUser)?.name == "Grace Hopper")
             // The tour's "live services" are then the mocks registered before it.
@@ -171,7 +183,7 @@ private func tourOutput(
         processExitsWith: .success, observing: [\.standardOutputContent],
         sourceLocation: sourceLocation
     ) { [mocks] in
-        Tour.run(mocks: mocks) { print($0) }
+        await Tour.run(mocks: mocks) { print($0) }
     }
     var lines = String(decoding: result.standardOutputContent, as: UTF8.self)
         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
