@@ -78,7 +78,7 @@ extension Injections {
         _ make: @autoclosure () -> Value, function: StaticString = #function
     ) -> Value {
         if ContextFacts.isTesting {
-            fatalError(
+            Failure.stop(
                 "InjectableKit: \\.\(function) built its live value under tests, where it is "
                     + "marked liveOnly. Register an override in the test, or give the "
                     + "registration a test alternative: when(.test) { ... } ?? ...")

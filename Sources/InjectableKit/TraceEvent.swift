@@ -12,10 +12,15 @@ extension Injections {
         /// How deep the resolution is nested: 0 for one the program asked for, 1 for a key
         /// its registration resolved, and so on.
         public let depth: Int
+        /// The chain of keys, first key last too, when the event reports a dependency cycle
+        /// (`[\.a, \.b, \.a]`), which then stops the process; `nil` for a resolution.
+        public let cycle: [String]?
 
-        /// A readable line: indented by depth, for example `  \.api (cached) reused`.
+        /// A readable line: indented by depth, for example `  \.api (cached) reused`, or
+        /// `cycle: \.a -> \.b -> \.a`.
         public var description: String {
-            String(repeating: "  ", count: depth) + "\(key) (\(scope)) "
+            if let cycle { return "cycle: " + cycle.joined(separator: " -> ") }
+            return String(repeating: "  ", count: depth) + "\(key) (\(scope)) "
                 + (built ? "built" : "reused") + (overridden ? ", override" : "")
         }
     }

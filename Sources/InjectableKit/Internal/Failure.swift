@@ -1,7 +1,8 @@
 /// The ways a resolution can fail at run time, all of them programming errors in the
 /// registrations' graph: each stops the process with a message that names the chain of keys.
 ///
-/// These use `fatalError`, whose message survives release builds (`precondition`'s does not).
+/// These end in `fatalError`, whose message survives release builds (`precondition`'s does
+/// not), except on a verification thread (see `stop`).
 enum Failure {
     static let advice =
         "Break the cycle: inject one side lazily (@LazyInjectable, @WeakLazyInjectable) or "
@@ -10,14 +11,14 @@ enum Failure {
     /// A keypath is resolved again while its own resolution is in progress on this thread.
     static func cycle(at index: Int, in frames: [Frame]) -> Never {
         let names = frames[index...].map(name(of:)) + [name(of: frames[index])]
-        fatalError("InjectableKit: dependency cycle: \(chain(names)). \(advice)")
+        stop("InjectableKit: dependency cycle: \(chain(names)). \(advice)", cycle: names)
     }
 
     /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
     /// cycle through keypaths made at run time (each one a new object).
     static func tooDeep(_ frames: [Frame], depth: Int) -> Never {
         let names = frames.suffix(12).map(name(of:))
-        fatalError(
+        stop(
             "InjectableKit: resolutions nested \(depth) deep; a dependency cycle? "
                 + "Innermost: \(chain(names)). \(advice)")
     }
@@ -30,10 +31,10 @@ enum Failure {
         if let start = thread.frames.firstIndex(where: { $0.helperEntry === entry }) {
             names = thread.frames[start...].map(name(of:)) + [helper]
         }
-        fatalError(
+        stop(
             "InjectableKit: dependency cycle: \(chain(names)) (\(entry.key.site.name) at "
                 + "\(entry.key.site.file):\(entry.key.site.line) is needed while it is being "
-                + "constructed). \(advice)")
+                + "constructed). \(advice)", cycle: names)
     }
 
     /// Threads each constructing an instance the next one needs: one cycle, resolved on
@@ -52,24 +53,37 @@ enum Failure {
             names += thread.frames[start..<end].map(name(of:))
         }
         if let first = names.first { names.append(first) }
-        fatalError(
+        stop(
             "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
-                + "threads at once). \(advice)")
+                + "threads at once). \(advice)", cycle: names)
     }
 
     /// Asynchronous constructions that await each other in a circle; `builds` starts and ends
     /// with the same one.
     static func asyncCycle(_ builds: [AsyncBuild]) -> Never {
-        fatalError(
-            "InjectableKit: dependency cycle: \(chain(builds.map { "\\.\($0.name)" })) (between "
-                + "asynchronous constructions, which would wait for each other forever). \(advice)")
+        let names = builds.map { "\\.\($0.name)" }
+        stop(
+            "InjectableKit: dependency cycle: \(chain(names)) (between asynchronous "
+                + "constructions, which would wait for each other forever). \(advice)",
+            cycle: names)
     }
 
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
-        fatalError(
+        stop(
             "InjectableKit: \(attempt) refused: the container is sealed "
                 + "(Injections.container.seal()), so no dependency can be swapped.")
+    }
+
+    /// Stops the process with `message`, after reporting a cycle's chain to the trace. On a
+    /// thread that `Injections.verify` runs, it reports the message there and parks the thread
+    /// for good instead: a getter cannot be unwound, but it need not go on.
+    static func stop(_ message: String, cycle names: [String]? = nil) -> Never {
+        if let names, Diagnostics.active { Diagnostics.cycle(names) }
+        if let verification = ThreadState.current.verification {
+            verification.stop(message, isCycle: names != nil)
+        }
+        fatalError(message)
     }
 
     static func name(of frame: Frame) -> String {

@@ -113,6 +113,9 @@ enum Resolver {
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = Injections(token: frameToken)[keyPath: keyPath]
         let frame = exit()
+        if case .layered = lookup, let verification = ThreadState.current.verification {
+            verification.built(frame, holdsObject: classInstance(value) != nil)
+        }
         if remembers {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
@@ -186,6 +189,9 @@ enum Resolver {
         let frame = thread.frames.removeLast()
         if MemoTable.shared.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
+            if let verification = thread.verification {
+                verification.resolved(frame, parent: thread.frames.last)
+            }
             if let building = thread.buildStack.last {
                 DependencyIndex.shared.record(
                     building, key: frame.keyPath, type: ObjectIdentifier(frame.valueType),
@@ -263,6 +269,7 @@ enum Resolver {
         if let ownerIndex {
             thread.frames[ownerIndex].helperCount += 1
             thread.frames[ownerIndex].scopeName = scope.name
+            thread.frames[ownerIndex].scopeKind = scope.kind
         }
 
         if scope.kind == .graph {

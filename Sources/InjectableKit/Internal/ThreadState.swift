@@ -26,6 +26,7 @@ struct Frame {
     var servedByOverride = false
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
     var scopeName: String?
+    var scopeKind: Injections.Scope.Kind?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     var built = false
 }
@@ -47,6 +48,8 @@ final class ThreadState: @unchecked Sendable {
     /// The entries whose instances this thread is building, innermost last.
     @exclusivity(unchecked) var buildStack: [Entry] = []
     var waitingFor: Entry?
+    /// The key check this thread runs for `Injections.verify`, if it runs one.
+    var verification: VerificationRun?
     @exclusivity(unchecked) private var nextToken: UInt64
 
     private static let threadCount = Atomic<UInt64>(0)

@@ -1,0 +1,134 @@
+extension Injections {
+    /// Resolves each key that `keys` names, once, in a clean world, and reports every problem
+    /// found, instead of stopping at the first.
+    ///
+    /// ```swift
+    /// @Test func everyScreenResolves() {
+    ///     let report = Injections.verify { keys in
+    ///         keys.resolve(\.accountsViewModel)
+    ///         keys.resolve(\.profileViewModel)
+    ///         keys.resolveNonNil(\.appConfiguration)   // an optional key that must be set
+    ///     }
+    ///     #expect(report.problems.isEmpty, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// Each key resolves in a fresh `withOverrides` layer (empty scope caches, with the
+    /// overrides `configure` registers over the global ones), on a thread of its own. It finds:
+    ///
+    /// - **cycles**, and whatever else would stop the process (a `liveOnly` registration under
+    ///   tests, a resolution nested too deep): the message is reported, and the thread that hit
+    ///   it is parked for good, since a getter cannot be unwound. The process keeps one blocked
+    ///   thread per such problem, and its later resolutions take the slower, framed path;
+    /// - **unset keys**: a key checked with ``VerificationKeys/resolveNonNil(_:)`` that
+    ///   resolves to `nil`;
+    /// - **scope mismatches**: a `cached`, `application` or custom cached instance built from a
+    ///   class instance of a shorter-lived registration (unique, `graph` or `shared`), which it
+    ///   then keeps past that registration's lifetime;
+    /// - **hangs**: a key that does not resolve within `timeout`.
+    ///
+    /// Keys resolve off the caller's thread, so `@MainActor` keys cannot be checked here.
+    ///
+    /// - Parameters:
+    ///   - configure: Registers overrides for every check, for example a signed-in user.
+    ///   - timeout: How long one key may take to resolve.
+    ///   - keys: Names the keys to check.
+    /// - Returns: Every problem found, in the order the keys were named.
+    public static func verify(
+        overrides configure: (LocalOverrides) -> Void = { _ in },
+        timeout: Duration = .seconds(10),
+        _ keys: (inout VerificationKeys) -> Void
+    ) -> VerificationReport {
+        var list = VerificationKeys()
+        keys(&list)
+        var problems: [VerificationReport.Problem] = []
+        for check in list.checks {
+            let overrides = withOverrides(configure) { currentOverrides }
+            problems += VerificationRun().run(
+                check.run, overrides: overrides, fallbackName: check.name, timeout: timeout)
+        }
+        return VerificationReport(keyCount: list.checks.count, problems: problems)
+    }
+
+    /// The keys that ``Injections/verify(overrides:timeout:_:)`` checks.
+    public struct VerificationKeys {
+        struct Check {
+            let name: String
+            let run: @Sendable () -> String?
+        }
+
+        var checks: [Check] = []
+
+        /// Checks that `key` resolves.
+        ///
+        /// - Parameter key: The key, for example `\.accountsViewModel`.
+        public mutating func resolve<Value>(_ key: any KeyPath<Injections, Value> & Sendable) {
+            checks.append(
+                Check(name: "\(key)") {
+                    _ = Injections.container.resolve(key)
+                    return nil
+                })
+        }
+
+        /// Checks that an optional `key` resolves to a value, not `nil`.
+        ///
+        /// - Parameter key: The key, for example `\.currentUser`.
+        public mutating func resolveNonNil<Value>(
+            _ key: any KeyPath<Injections, Value?> & Sendable
+        ) {
+            checks.append(
+                Check(name: "\(key)") {
+                    guard Injections.container.resolve(key) == nil else { return nil }
+                    return "resolved to nil, but it must be set"
+                })
+        }
+    }
+
+    /// What ``Injections/verify(overrides:timeout:_:)`` found.
+    public struct VerificationReport: Sendable, CustomStringConvertible {
+        /// One problem with one key.
+        public struct Problem: Sendable, Hashable, CustomStringConvertible {
+            /// What kind of problem it is.
+            public enum Kind: Sendable, Hashable {
+                /// A dependency cycle.
+                case cycle
+                /// Another failure that stops the process, such as a `liveOnly` registration
+                /// built under tests.
+                case stopped
+                /// A key that must be set resolved to `nil`.
+                case unset
+                /// A long-lived instance holds a shorter-lived one.
+                case scopeMismatch
+                /// The key did not resolve in time.
+                case timedOut
+            }
+
+            /// The key, as `\.name`.
+            public let key: String
+            /// What kind of problem it is.
+            public let kind: Kind
+            /// What went wrong, in words.
+            public let message: String
+
+            /// The key and the message.
+            public var description: String { "\(key): \(message)" }
+        }
+
+        /// How many keys were checked.
+        public let keyCount: Int
+        /// Every problem found, in the order the keys were named.
+        public let problems: [Problem]
+
+        /// Whether every key resolved without a problem.
+        public var isValid: Bool { problems.isEmpty }
+
+        /// A summary line, then one line per problem.
+        public var description: String {
+            let summary =
+                "InjectableKit verified \(keyCount) key\(keyCount == 1 ? "" : "s"): "
+                + (problems.isEmpty
+                    ? "no problems" : "\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            return ([summary] + problems.map { "- \($0)" }).joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Dispatch
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One key's check for `Injections.verify`, run on a thread of its own so that a failure that
+/// would stop the process (a cycle) can be reported instead: the thread is then parked for
+/// good, since a getter cannot be unwound.
+final class VerificationRun: @unchecked Sendable {
+    // @unchecked: the mutable state is guarded by `lock`; `done` is thread-safe.
+    private struct Node {
+        var name: String
+        var scopeName: String
+        var kind: Injections.Scope.Kind?
+        var holdsObject = false
+    }
+
+    private let lock = Lock()
+    private var nodes: [UInt64: Node] = [:]
+    private var edges: [(parent: UInt64, child: UInt64)] = []
+    private var stopped: Injections.VerificationReport.Problem?
+    private var problem: String?
+    private var outermost: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Records a finished resolution on this run's thread, and its edge from `parent`.
+    func resolved(_ frame: Frame, parent: Frame?) {
+        let node = Node(
+            name: Failure.name(of: frame), scopeName: frame.scopeName ?? "unique",
+            kind: frame.scopeKind)
+        lock.withLock {
+            nodes[frame.token] = node
+            if let parent { edges.append((parent.token, frame.token)) }
+            if parent == nil { outermost = node.name }
+        }
+    }
+
+    /// Records whether what a resolution returned holds a class instance.
+    func built(_ frame: Frame, holdsObject: Bool) {
+        lock.withLock { nodes[frame.token]?.holdsObject = holdsObject }
+    }
+
+    /// Runs `check` on a new thread, with `overrides` in effect, and waits for it.
+    ///
+    /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
+    ///   scope mismatch, or that it did not finish within `timeout`.
+    func run(
+        _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides?,
+        fallbackName: String, timeout: Duration
+    ) -> [Injections.VerificationReport.Problem] {
+        startThread { [self] in
+            ThreadState.current.verification = self
+            let finding = Injections.withOverrides(overrides) { check() }
+            ThreadState.current.verification = nil
+            lock.withLock { problem = finding }
+            done.signal()
+        }
+        let seconds =
+            Double(timeout.components.seconds)
+            + Double(timeout.components.attoseconds) / 1e18
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            return [
+                .init(
+                    key: fallbackName, kind: .timedOut,
+                    message: "did not finish resolving within \(timeout)")
+            ]
+        }
+        return lock.withLock { findings(fallbackName: fallbackName) }
+    }
+
+    /// Reports the failure that would stop the process, and parks the calling thread for good.
+    func stop(_ message: String, isCycle: Bool) -> Never {
+        let thread = ThreadState.current
+        thread.verification = nil
+        let name = thread.frames.first.map(Failure.name(of:))
+        lock.withLock {
+            stopped = .init(key: name ?? "", kind: isCycle ? .cycle : .stopped, message: message)
+        }
+        done.signal()
+        DispatchSemaphore(value: 0).wait()
+        fatalError("InjectableKit: a parked verification thread woke up")
+    }
+
+    /// Call with `lock` locked.
+    private func findings(fallbackName: String) -> [Injections.VerificationReport.Problem] {
+        if var stopped {
+            if stopped.key.isEmpty { stopped = .init(stopped, key: fallbackName) }
+            return [stopped]
+        }
+        let key = outermost ?? fallbackName
+        var found: [Injections.VerificationReport.Problem] = []
+        if let problem { found.append(.init(key: key, kind: .unset, message: problem)) }
+        var seen: Set<String> = []
+        for (parentToken, childToken) in edges {
+            guard let parent = nodes[parentToken], let child = nodes[childToken],
+                let mismatch = Self.mismatch(parent: parent, child: child),
+                seen.insert(mismatch).inserted
+            else { continue }
+            found.append(.init(key: parent.name, kind: .scopeMismatch, message: mismatch))
+        }
+        return found
+    }
+
+    /// A long-lived instance (cached, application, a custom cached scope) holding a shorter-lived
+    /// class instance (unique, graph, shared) keeps it past the life its registration gives it.
+    private static func mismatch(parent: Node, child: Node) -> String? {
+        guard parent.kind == .cached || parent.kind == .application, child.holdsObject else {
+            return nil
+        }
+        let lifetime: String
+        switch child.kind {
+        case nil: lifetime = "a new instance on every resolution"
+        case .graph: lifetime = "one instance per resolution"
+        case .shared: lifetime = "an instance that lives while something holds it"
+        case .cached, .application: return nil
+        }
+        return "\(parent.name) (\(parent.scopeName)) holds \(child.name) (\(child.scopeName)), "
+            + "\(lifetime), and keeps the one it was built with as long as it lives"
+    }
+}
+
+extension Injections.VerificationReport.Problem {
+    fileprivate init(_ problem: Self, key: String) {
+        self.init(key: key, kind: problem.kind, message: problem.message)
+    }
+}
+
+/// Starts a detached thread that runs `body`.
+private func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: @unchecked Sendable {
+        // @unchecked: immutable; handed from the starting thread to the new one.
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Darwin)
+        var thread: pthread_t?
+    #else
+        var thread = pthread_t()
+    #endif
+    let status = pthread_create(
+        &thread, nil,
+        { raw in
+            #if canImport(Darwin)
+                let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            #else
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, context)
+    precondition(status == 0, "InjectableKit: pthread_create failed (\(status))")
+    #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+    #else
+        pthread_detach(thread)
+    #endif
+}

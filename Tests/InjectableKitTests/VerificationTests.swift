@@ -1,0 +1,110 @@
+import InjectableKit
+import Testing
+
+final class VerifyFormatter: Sendable {}
+
+final class VerifyReporter: Sendable {
+    let formatter: VerifyFormatter
+    let title: String
+    init(formatter: VerifyFormatter, title: String) {
+        self.formatter = formatter
+        self.title = title
+    }
+}
+
+extension Injections {
+    var verifyTitle: String { "Report" }
+    var verifyFormatter: VerifyFormatter { VerifyFormatter() }
+    var verifySharedFormatter: VerifyFormatter { shared(VerifyFormatter()) }
+    /// Keeps the unique formatter it was built with: a scope mismatch.
+    var verifyReporter: VerifyReporter {
+        cached(VerifyReporter(formatter: resolve(\.verifyFormatter), title: resolve(\.verifyTitle)))
+    }
+    /// Holds an application-wide instance built from a shared one: a scope mismatch.
+    var verifyAppReporter: VerifyReporter {
+        application(
+            VerifyReporter(
+                formatter: resolve(\.verifySharedFormatter), title: resolve(\.verifyTitle)))
+    }
+    /// A unique reporter may hold a unique formatter.
+    var verifyFreshReporter: VerifyReporter {
+        VerifyReporter(formatter: resolve(\.verifyFormatter), title: resolve(\.verifyTitle))
+    }
+    var verifyUser: Service? { nil }
+}
+
+/// `verify` resolves every key in a fresh layer of its own, so these run in parallel with other
+/// suites. The checks that find a cycle run in a child process (an exit test): verification
+/// parks the thread that found it, for good.
+@Suite struct VerificationTests {
+    @Test func aSoundSetOfKeysVerifies() {
+        let report = Injections.verify { keys in
+            keys.resolve(\.verifyFreshReporter)
+            keys.resolve(\.verifyTitle)
+        }
+        #expect(report.isValid, "\(report)")
+        #expect(report.keyCount == 2)
+        #expect(report.description == "InjectableKit verified 2 keys: no problems")
+    }
+
+    @Test func aKeyThatMustBeSetIsReportedWhenItIsNil() {
+        let report = Injections.verify { $0.resolveNonNil(\.verifyUser) }
+        #expect(report.problems.map(\.kind) == [.unset])
+        #expect(report.problems.first?.message == "resolved to nil, but it must be set")
+    }
+
+    @Test func overridesGivenToVerifyApplyToEveryKey() {
+        let report = Injections.verify(overrides: {
+            $0.register(\.verifyUser) { Service("signed in") }
+        }) { keys in
+            keys.resolveNonNil(\.verifyUser)
+        }
+        #expect(report.isValid, "\(report)")
+        #expect(Injections.container.resolve(\.verifyUser) == nil)
+    }
+
+    @Test func aLongLivedInstanceHoldingAShorterLivedOneIsAScopeMismatch() {
+        let report = Injections.verify { keys in
+            keys.resolve(\.verifyReporter)
+            keys.resolve(\.verifyAppReporter)
+        }
+        #expect(report.problems.map(\.kind) == [.scopeMismatch, .scopeMismatch])
+        let messages = report.problems.map(\.message)
+        #expect(messages.first?.hasPrefix(#"\.verifyReporter (cached) holds"#) == true)
+        #expect(messages.first?.contains("(unique), a new instance on every resolution") == true)
+        #expect(messages.last?.hasPrefix(#"\.verifyAppReporter (application) holds"#) == true)
+        #expect(messages.last?.contains("(shared)") == true)
+        // The title is a value: a cached instance may keep a copy.
+        #expect(!messages.contains { $0.contains("verifyTitle") })
+    }
+
+    @Test func everyProblemIsReportedAtOnceIncludingCycles() async {
+        await #expect(processExitsWith: .success) {
+            let report = Injections.verify { keys in
+                keys.resolve(\.cycleSession)
+                keys.resolveNonNil(\.verifyUser)
+                keys.resolve(\.verifyReporter)
+                keys.resolve(\.verifyFreshReporter)
+                keys.resolve(\.[sameAgain: 7])
+            }
+            #expect(report.problems.map(\.kind) == [.cycle, .unset, .scopeMismatch, .cycle])
+            #expect(
+                report.problems.first?.message.contains(
+                    #"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#) == true)
+            #expect(report.description.hasPrefix("InjectableKit verified 5 keys: 4 problems\n- "))
+            // The process goes on, and the container still works.
+            #expect(Injections.container.resolve(\.verifyTitle) == "Report")
+        }
+    }
+
+    @Test func theTraceReportsACycleWithItsWholeChain() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent]
+        ) {
+            Injections.container.trace()
+            _ = Injections.container.resolve(\.cycleSession)
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(output.contains(#"cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#))
+    }
+}
