@@ -13,8 +13,10 @@ extension Injections {
     /// }
     /// ```
     ///
-    /// Each key resolves in a fresh `withOverrides` layer (empty scope caches, with the
-    /// overrides `configure` registers over the global ones), on a thread of its own. It finds:
+    /// Each key resolves on a thread of its own, in a fresh `withOverrides` layer: empty scope
+    /// caches, over the overrides in effect where `verify` is called. To verify with overrides
+    /// (a signed-in user), call it inside `Injections.withOverrides` or a test's `.injections`
+    /// trait. It finds:
     ///
     /// - **cycles**, and whatever else would stop the process (a `liveOnly` registration under
     ///   tests, a resolution nested too deep): the message is reported, and the thread that hit
@@ -30,12 +32,10 @@ extension Injections {
     /// Keys resolve off the caller's thread, so `@MainActor` keys cannot be checked here.
     ///
     /// - Parameters:
-    ///   - configure: Registers overrides for every check, for example a signed-in user.
     ///   - timeout: How long one key may take to resolve.
     ///   - keys: Names the keys to check.
     /// - Returns: Every problem found, in the order the keys were named.
     public static func verify(
-        overrides configure: (LocalOverrides) -> Void = { _ in },
         timeout: Duration = .seconds(10),
         _ keys: (inout VerificationKeys) -> Void
     ) -> VerificationReport {
@@ -43,14 +43,17 @@ extension Injections {
         keys(&list)
         var problems: [VerificationReport.Problem] = []
         for check in list.checks {
-            let overrides = withOverrides(configure) { currentOverrides }
+            let overrides = withOverrides { _ in
+            } operation: {
+                currentOverrides
+            }
             problems += VerificationRun().run(
                 check.run, overrides: overrides, fallbackName: check.name, timeout: timeout)
         }
         return VerificationReport(keyCount: list.checks.count, problems: problems)
     }
 
-    /// The keys that ``Injections/verify(overrides:timeout:_:)`` checks.
+    /// The keys that ``Injections/verify(timeout:_:)`` checks.
     public struct VerificationKeys {
         struct Check {
             let name: String
@@ -84,7 +87,7 @@ extension Injections {
         }
     }
 
-    /// What ``Injections/verify(overrides:timeout:_:)`` found.
+    /// What ``Injections/verify(timeout:_:)`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// One problem with one key.
         public struct Problem: Sendable, Hashable, CustomStringConvertible {

@@ -53,11 +53,11 @@ extension Injections {
         #expect(report.problems.first?.message == "resolved to nil, but it must be set")
     }
 
-    @Test func overridesGivenToVerifyApplyToEveryKey() {
-        let report = Injections.verify(overrides: {
+    @Test func theOverridesInEffectApplyToEveryKey() {
+        let report = Injections.withOverrides {
             $0.register(\.verifyUser) { Service("signed in") }
-        }) { keys in
-            keys.resolveNonNil(\.verifyUser)
+        } operation: {
+            Injections.verify { $0.resolveNonNil(\.verifyUser) }
         }
         #expect(report.isValid, "\(report)")
         #expect(Injections.container.resolve(\.verifyUser) == nil)
