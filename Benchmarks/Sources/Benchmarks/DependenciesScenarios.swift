@@ -226,6 +226,8 @@ struct DependenciesScenarios: Suite {
                     blackHole(thing)
                 }
             }
+        case .traceOff, .traceOn:
+            return nil  // InjectableKit's own diagnostics
         }
     }
 }

@@ -92,6 +92,8 @@ func measureRoundRobin(_ resolvers: [() -> AnyObject], with harness: Harness) ->
             blackHole(resolvers[index]())
             index += 1
             if index == resolvers.count { index = 0 }
+        case .traceOff, .traceOn:
+            return nil  // InjectableKit's own diagnostics
         }
     }
 }

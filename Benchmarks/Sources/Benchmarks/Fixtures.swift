@@ -61,3 +61,9 @@ final class Decoy: Sendable {}
 final class ResetThing: Sendable {
     let value = 7
 }
+
+/// Resolved after the diagnostics were turned on and off (`trace-off`), and while the trace is
+/// on (`trace-on`).
+final class TracedThing: Sendable {
+    let value = 8
+}

@@ -15,6 +15,7 @@ extension Injections {
     var benchOverrideTarget: OverrideTarget { application(OverrideTarget()) }
     var benchDecoy: Decoy { application(Decoy()) }
     var benchResetThing: ResetThing { cached(ResetThing()) }
+    var benchTraced: TracedThing { application(TracedThing()) }
 }
 
 /// The `wrapper` owner: one `@Injectable` property, resolved in its initialiser.
@@ -95,6 +96,21 @@ struct InjectableKitScenarios: Suite {
                     Injections.Scope.cached.reset()
                     blackHole(container.resolve(\.benchResetThing))
                 }
+            }
+        case .traceOff:
+            container.trace { _ in }
+            container.recordGraph()
+            blackHole(container.resolve(\.benchTraced))
+            container.stopTracing()
+            container.stopRecordingGraph()
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
+            }
+        case .traceOn:
+            container.trace { blackHole($0) }
+            defer { container.stopTracing() }
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }
         }
     }

@@ -26,6 +26,11 @@ enum Scenario: String, CaseIterable, Sendable {
     case registrations1000 = "registrations-1000"
     /// Resetting the cached scope, then resolving a cached registration: construction included.
     case firstAfterReset = "first-after-reset"
+    /// A singleton resolved after the trace and graph recording were turned on, then off: the
+    /// same as `application` when turning them off restores the fast path.
+    case traceOff = "trace-off"
+    /// A singleton resolved while the trace (to a closure that drops each event) is on.
+    case traceOn = "trace-on"
 
     /// The order the scenarios run in. `first-after-reset` runs before the registration
     /// scenarios, so that a reset does not also pay for dropping their 1,000 instances (in
@@ -33,7 +38,7 @@ enum Scenario: String, CaseIterable, Sendable {
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .registrations10,
-        .registrations1000,
+        .registrations1000, .traceOff, .traceOn,
     ]
 }
 
