@@ -165,10 +165,12 @@ public enum Tour {
         guide.say(await lines.next() ?? "")
         view.viewModel.enter(cents: 12_500)
         guide.say(await lines.next() ?? "")
-        // quote() awaits \.exchangeDesk, an actor built asynchronously: a frame while it waits.
-        let quoting = Task { await view.viewModel.quote() }
+        // The tour takes quote() in its two halves, reading the frame after each, so that the
+        // output does not depend on how fast the view catches up (it merges changes it has not
+        // rendered yet). The second half awaits \.exchangeDesk, an actor built asynchronously.
+        view.viewModel.beginQuote()
         guide.say(await lines.next() ?? "")
-        await quoting.value
+        await view.viewModel.finishQuote()
         guide.say(await lines.next() ?? "")
         view.viewModel.send()
         guide.say(await lines.next() ?? "")

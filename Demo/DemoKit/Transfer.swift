@@ -53,8 +53,19 @@ public final class TransferViewModel {
 
     /// Asks the desk for the amount in dollars.
     public func quote() async {
+        beginQuote()
+        await finishQuote()
+    }
+
+    /// Shows that a quote is on its way: the first half of ``quote()``.
+    public func beginQuote() {
         status = "quoting…"
-        quoteCents = await desk.value().dollarCents(for: amountCents)
+    }
+
+    /// Asks the desk for the amount in dollars: the second half of ``quote()``.
+    public func finishQuote() async {
+        let cents = await desk.value().dollarCents(for: amountCents)
+        quoteCents = cents
         status = "quoted"
     }
 

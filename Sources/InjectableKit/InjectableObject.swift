@@ -51,8 +51,9 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     /// ```
     ///
     /// Iterate it from the object's isolation (the main actor for a `@MainActor` view model):
-    /// `read` runs there, on each iteration. Changes made while the loop body runs are
-    /// coalesced into one more value. The sequence ends when the iterating task is cancelled.
+    /// `read` runs there, on each iteration. Changes made before the loop reads again (while
+    /// its body runs, or before its task gets to run) are coalesced into one more value. The
+    /// sequence ends when the iterating task is cancelled.
     ///
     /// - Parameter read: Reads the properties to watch, and returns what the loop needs.
     /// - Returns: An asynchronous sequence of what `read` returned.

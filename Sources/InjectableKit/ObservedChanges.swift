@@ -74,7 +74,11 @@ final class ChangeSignal: @unchecked Sendable {
     /// Waits for a change: `true` once there is one, `false` if the task is cancelled.
     func wait(isolation: isolated (any Actor)? = #isolation) async -> Bool {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // A closure runs on its context's isolated parameter only if it captures it;
+            // without this it would hop to the global executor, and the iterator would read the
+            // object late, merging changes it should report one by one.
+            _ = isolation
+            return await withCheckedContinuation { continuation in
                 let ready: Bool? = lock.withLock {
                     if cancelled { return false }
                     if pending {

@@ -61,6 +61,8 @@ struct DirectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(ResetThing()) }
             }
+        case .traceOff, .traceOn:
+            return nil  // InjectableKit's own diagnostics
         }
     }
 }
@@ -92,8 +94,6 @@ func measureRoundRobin(_ resolvers: [() -> AnyObject], with harness: Harness) ->
             blackHole(resolvers[index]())
             index += 1
             if index == resolvers.count { index = 0 }
-        case .traceOff, .traceOn:
-            return nil  // InjectableKit's own diagnostics
         }
     }
 }
