@@ -174,7 +174,9 @@ public enum Tour {
         guide.say(await lines.next() ?? "")
         view.viewModel.send()
         guide.say(await lines.next() ?? "")
+        // Ending the view releases its view model (shared: held only by its screens).
         loop.cancel()
+        await loop.value
     }
 
     private static func resetScopes(_ guide: inout Guide) {
