@@ -37,7 +37,16 @@
 /// awaits ``value()`` does not cancel the construction, which other tasks may share.
 ///
 /// Constructions that await each other in a circle (the builder of `a` awaits `b`, whose builder
-/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever.
+/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever;
+/// so do constructions nested hundreds deep, a cycle through registrations without a scope
+/// (each resolution a new wrapper). A task the builder starts with `Task { }` and does not
+/// await counts as the builder while the construction runs, so if it awaits a construction that
+/// awaits this one, that is reported as a cycle although the builder would have finished: start
+/// such a task with `Task.detached`.
+///
+/// Keys the builder resolves are not recorded as its dependencies: overriding one of them does
+/// not drop a scope's cached wrapper (synchronous registrations are rebuilt). Reset the scope, or
+/// override the async key itself.
 public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
     private enum State {
@@ -85,7 +94,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         case .building(let running, let build):
             (task, construction) = (running, build)
         case .idle:
-            construction = AsyncBuild(name: name)
+            construction = AsyncBuild(name: name, parent: AsyncBuild.current)
             task = start(construction)
             state = .building(task, construction)
         }
@@ -109,7 +118,8 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         // Detached, so that the construction sees the overrides of the layer where this
         // wrapper was made rather than those of whichever task asks first.
         Task.detached(priority: Task.currentPriority) { [layer, build] in
-            try await AsyncBuild.$current.withValue(construction) {
+            defer { construction.finish() }
+            return try await AsyncBuild.$current.withValue(construction) {
                 try await Injections.withOverrides(layer) { try await build() }
             }
         }

@@ -4,8 +4,8 @@
     import SwiftUI
 
     /// On Apple platforms, `@InjectableObject` is a SwiftUI `DynamicProperty`: a view's `body`
-    /// reads the observable object through it and re-renders when what it read changes, as
-    /// with `@State private var viewModel = ContentViewModel()`.
+    /// reads the observable object through it and re-renders when what it read changes. It keeps
+    /// no storage in the view graph, as `@State` does: the scope keeps the instance.
     ///
     /// ```swift
     /// struct ContentView: View {
@@ -17,6 +17,6 @@
     /// SwiftUI re-creates a view's value often, and each new value resolves the key again, so
     /// register view models for views with `shared`
     /// (or another caching scope): every value of the view then gets the same instance while
-    /// the view is on screen, as `@State` would keep it.
+    /// the view is on screen.
     extension InjectableObject: DynamicProperty {}
 #endif

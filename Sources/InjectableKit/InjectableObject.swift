@@ -24,7 +24,7 @@ import Observation
 /// `shared` view model lives exactly as long as the screens that show it. The projected value
 /// (`$viewModel`) offers ``changes(of:)``, built on `withObservationTracking`, for code outside
 /// SwiftUI (a terminal view, a UIKit controller, a test). On Apple platforms the wrapper is also
-/// a SwiftUI `DynamicProperty`, so a view's body tracks the object like an `@State` one.
+/// a SwiftUI `DynamicProperty`; a view's body tracks the object's properties it reads.
 @propertyWrapper
 public struct InjectableObject<Object: AnyObject & Observable> {
     /// The view model.

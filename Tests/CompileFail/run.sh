@@ -20,7 +20,7 @@ for snippet in Tests/CompileFail/*.swift; do
     fi
     read -r -a flags <<<"$(sed -n '2s|^// flags: ||p' "$snippet")"
     status=0
-    output=$(swiftc -typecheck -swift-version 6 "${flags[@]}" -I "$modules" "$snippet" 2>&1) ||
+    output=$(swiftc -typecheck -swift-version 6 ${flags[@]+"${flags[@]}"} -I "$modules" "$snippet" 2>&1) ||
         status=$?
     if [ "$expect" = "compiles" ]; then
         if [ "$status" -eq 0 ]; then

@@ -43,7 +43,8 @@ extension Injections {
     var flakyConnection: AsyncInjection<Connection, ConnectionError> {
         cached(
             AsyncInjection { [failures = resolve(\.asyncFailures)] () throws(ConnectionError) in
-                try? await Task.sleep(for: .milliseconds(20))
+                // Long enough for every task of the test to be waiting.
+                try? await Task.sleep(for: .milliseconds(100))
                 if failures.bump() == 1 { throw ConnectionError() }
                 return Connection(number: failures.value, host: "flaky")
             })

@@ -35,6 +35,13 @@ extension Injections {
         cached(AsyncInjection { await Node(id: 2, child: resolve(\.asyncCycleA).value()) })
     }
 
+    var unscopedAsyncA: AsyncInjection<Node, Never> {
+        AsyncInjection { await Node(id: 1, child: resolve(\.unscopedAsyncB).value()) }
+    }
+    var unscopedAsyncB: AsyncInjection<Node, Never> {
+        AsyncInjection { await Node(id: 2, child: resolve(\.unscopedAsyncA).value()) }
+    }
+
     subscript(sameAgain id: Int) -> Node { Node(id: id, child: resolve(\.[sameAgain: id])) }
     subscript(deeper id: Int) -> Node { Node(id: id, child: resolve(\.[deeper: id + 1])) }
 
@@ -132,5 +139,15 @@ extension Injections {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("asynchronous constructions"))
         #expect(message.contains(#"\.asyncCycleA -> \.asyncCycleB -> \.asyncCycleA"#))
+    }
+
+    @Test func asyncConstructionsWithoutAScopeAwaitingEachOtherStop() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            _ = await Injections.container.resolve(\.unscopedAsyncA).value()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("asynchronous constructions nested 257 deep"))
+        #expect(message.contains(#"\.unscopedAsyncA -> \.unscopedAsyncB -> \.unscopedAsyncA"#))
     }
 }

@@ -50,7 +50,7 @@ extension Injections {
 
 /// Each test runs in its own `withOverrides` layer (own overrides and scope caches), so these
 /// run in parallel with every other suite.
-@Suite struct IsolationTests {
+@Suite(.timeLimit(.minutes(1))) struct IsolationTests {
     @MainActor @Test func aMainActorKeyResolvesSynchronouslyOnTheMainActor() {
         Injections.withOverrides { _ in
         } operation: {

@@ -5,12 +5,30 @@ final class AsyncBuild: Sendable {
     let name: String
     /// Orders constructions by when they started, so that a cycle is reported from the first.
     let serial: Int
+    /// The construction that awaited this one first, if any, and how deep that nests.
+    let parent: AsyncBuild?
+    let depth: Int
+    /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
+    /// carry it as their `current`, but can no longer hold it up.
+    private let isFinished = Atomic(false)
 
     private static let started = Atomic(0)
+    /// Constructions nested deeper than this can only be an unbounded recursion: a cycle
+    /// through registrations that build a new wrapper on each resolution.
+    static let depthLimit = 256
 
-    init(name: String) {
+    init(name: String, parent: AsyncBuild?) {
         self.name = name
+        self.parent = parent
+        self.depth = (parent?.depth ?? 0) + 1
         self.serial = Self.started.add(1, ordering: .relaxed).newValue
+        if depth > Self.depthLimit { Failure.asyncTooDeep(self) }
+    }
+
+    var finished: Bool { isFinished.load(ordering: .acquiring) }
+
+    func finish() {
+        isFinished.store(true, ordering: .releasing)
     }
 
     /// The construction the current task runs, if it runs one.
@@ -30,7 +48,7 @@ final class AsyncBuildGraph: @unchecked Sendable {
     /// Records that `waiter` awaits `target`, stopping the process if `target` (through what it
     /// awaits) awaits `waiter`.
     func beginWait(_ waiter: AsyncBuild?, on target: AsyncBuild) {
-        guard let waiter else { return }
+        guard let waiter, !waiter.finished else { return }
         lock.withLock {
             if let path = path(from: target, to: waiter) {
                 // `path` ends with `waiter`: the circle is `path`, reported from its oldest.
@@ -60,6 +78,8 @@ final class AsyncBuildGraph: @unchecked Sendable {
         func search(_ node: AsyncBuild) -> [AsyncBuild]? {
             if node === end { return [node] }
             guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
+            // A finished construction waits for nothing (a task it left running may).
+            guard !node.finished else { return nil }
             for next in waits[ObjectIdentifier(node)] ?? [] {
                 if let rest = search(next) { return [node] + rest }
             }

@@ -68,6 +68,19 @@ enum Failure {
             cycle: names)
     }
 
+    /// Asynchronous constructions nested so deep that they can only be an unbounded recursion.
+    static func asyncTooDeep(_ build: AsyncBuild) -> Never {
+        var names: [String] = []
+        var next: AsyncBuild? = build
+        while let current = next, names.count < 12 {
+            names.insert("\\.\(current.name)", at: 0)
+            next = current.parent
+        }
+        stop(
+            "InjectableKit: asynchronous constructions nested \(build.depth) deep; a dependency "
+                + "cycle? Innermost: \(chain(names)). \(advice)")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(
