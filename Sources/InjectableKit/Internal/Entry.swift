@@ -5,10 +5,26 @@ import Foundation
 final class Entry: @unchecked Sendable {
     // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`; `builder` is
     // guarded by `BuildCoordinator.condition`; the `let`s are immutable.
+    // NB: the fields a resolution reads come first, so that they share the object's first cache
+    // line (a class's stored properties are laid out in declaration order): with many
+    // registrations, each cache line a resolution touches is a likely miss.
+    @usableFromInline let lock = Lock()
+    /// For a strong entry of a class instance, the instance, read without its cell.
+    private var strongObject: AnyObject?
+    private weak var object: AnyObject?
+    /// The cells' storage, so that reading needs no reference to the cells (no retain).
+    private var cellStorage: UnsafeMutableRawPointer?
+    private var viewStorage: UnsafeMutableRawPointer?
+    /// The type the helper built the instance as (`key.type`), and the type of its view.
+    @usableFromInline let type: ObjectIdentifier
+    private var viewType: ObjectIdentifier?
+    @usableFromInline let holdsWeakly: Bool
+    /// Whether the instance has a time to live; then `expiry` says when it ends.
+    private var expires = false
+
     let key: EntryKey
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    @usableFromInline let holdsWeakly: Bool
     /// Whether the type is an `Optional`, whose `nil` is never stored.
     let holdsOptionals: Bool
     /// For an entry made by an override's factory, the type of the key the override served,
@@ -16,25 +32,17 @@ final class Entry: @unchecked Sendable {
     let overrideType: ObjectIdentifier?
     let timeToLive: Duration?
 
-    @usableFromInline let lock = Lock()
     /// The instance, as the type the helper built it as: a `StrongCell`, or for a weak entry an
     /// `UnownedCell` valid while `object` is alive.
     private var cell: Cell? {
         didSet { cellStorage = cell?.storage }
     }
-    private weak var object: AnyObject?
     /// The same instance as the type of the key that memoised this entry, when that differs
     /// (`var service: any Service { shared(LiveService()) }` builds a `LiveService`).
     private var view: Cell? {
         didSet { viewStorage = view?.storage }
     }
-    /// The cells' storage, so that reading needs no reference to the cells (no retain).
-    private var cellStorage: UnsafeMutableRawPointer?
-    private var viewStorage: UnsafeMutableRawPointer?
-    private var viewType: ObjectIdentifier?
     private var makeView: ((Any, AnyObject?) -> Cell?)?
-    /// Whether the instance has a time to live; then `expiry` says when it ends.
-    private var expires = false
     private var epoch: UInt64 = 0
     private var retired = false
 
@@ -49,6 +57,7 @@ final class Entry: @unchecked Sendable {
         holdsOptionals: Bool, timeToLive: Duration?
     ) {
         self.key = key
+        self.type = key.type
         self.owner = owner
         self.overrideType = overrideType
         self.holdsWeakly = holdsWeakly
@@ -65,7 +74,7 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginRead(_ type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
         lock.lock()
-        let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil
+        let storage = type == self.type ? cellStorage : type == viewType ? viewStorage : nil
         // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
         if storage == nil || (expires && hasExpired()) {
             lock.unlock()
@@ -85,7 +94,7 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginWeakRead(_ type: ObjectIdentifier) -> (UnsafeMutableRawPointer, AnyObject)? {
         lock.lock()
-        if let storage = type == key.type ? cellStorage : type == viewType ? viewStorage : nil,
+        if let storage = type == self.type ? cellStorage : type == viewType ? viewStorage : nil,
             let instance = object
         {
             return (storage, instance)
@@ -100,10 +109,29 @@ final class Entry: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The class instance the entry holds, if `type` is its type or its view's, and it is
+    /// alive and not expired: the whole read for a key of a class type, with no cell, no copy
+    /// and, for a weak entry, no retain beyond the weak load's.
+    @usableFromInline
+    func object(_ type: ObjectIdentifier) -> AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        // A view exists only while the instance converts to its type.
+        guard type == self.type || (type == viewType && viewStorage != nil) else { return nil }
+        if holdsWeakly { return cellStorage == nil ? nil : object }
+        guard let strongObject, !(expires && hasExpired()) else { return nil }
+        return strongObject
+    }
+
     /// The instance held, if there is one (alive, and not expired).
     @inlinable
     func value<Value>(as _: Value.Type) -> Value? {
         let type = ObjectIdentifier(Value.self)
+        // Decided when the function is specialised: one shared, non-generic read for every
+        // class type, instead of a copy of the generic one per type.
+        if Value.self is AnyObject.Type {
+            return object(type).map { unsafeBitCast($0, to: Value.self) }
+        }
         if holdsWeakly {
             guard let (storage, instance) = beginWeakRead(type) else { return nil }
             let value = storage.assumingMemoryBound(to: Value.self).pointee
@@ -216,9 +244,13 @@ final class Entry: @unchecked Sendable {
             lock.unlock()
             return nil
         }
-        let old = (cell, view)
+        let old = (cell, view, strongObject)
         cell = newCell
         object = instance
+        // A class instance is its own reference: no dynamic cast (`Value` is a class type).
+        strongObject =
+            !holdsWeakly && Value.self is AnyObject.Type
+            ? unsafeBitCast(value, to: AnyObject.self) : nil
         view = makeView?(value, instance)
         if !holdsWeakly, let timeToLive {
             expires = true
@@ -236,15 +268,16 @@ final class Entry: @unchecked Sendable {
 
     /// The cells an entry held, handed back so that their instances are released where no
     /// lock is held (an instance's deinit may use the container).
-    typealias Detached = (Cell?, Cell?)?
+    typealias Detached = (Cell?, Cell?, AnyObject?)?
 
     /// Drops the instance like ``clear(retire:)``, but hands it back instead of releasing it.
     func detach(retire: Bool = false) -> Detached {
         lock.lock()
-        let old = (cell, view)
+        let old = (cell, view, strongObject)
         cell = nil
         view = nil
         object = nil
+        strongObject = nil
         expires = false
         epoch &+= 1
         if retire { retired = true }
