@@ -1,8 +1,8 @@
 // expect: compiles
 // Guards the script against passing vacuously: every form the failing snippets get wrong,
 // written right.
+// prelude: Isolation
 import InjectableKit
-import Observation
 
 protocol Greeter { func greet() -> String }
 final class LiveGreeter: Greeter { func greet() -> String { "hello" } }
@@ -30,20 +30,6 @@ func use() {
 }
 
 // Isolation and async construction, written right.
-
-@MainActor @Observable final class ContentViewModel {
-    var title = ""
-    init() {}
-}
-struct Database: Sendable {
-    static func open() async throws -> Database { Database() }
-}
-extension Injections {
-    @MainActor var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
-    var database: AsyncInjection<Database, any Error> {
-        cached(AsyncInjection { try await Database.open() })
-    }
-}
 
 @MainActor final class ContentScreen {
     @InjectableObject(\.contentViewModel) var viewModel

@@ -2,7 +2,8 @@
 # The compile-time safety claim, tested: type-checks each snippet here against the built
 # InjectableKit module. A snippet whose first line is `// expect: compiles` must compile (so
 # that this script cannot pass vacuously); every other one must fail, with its `// expect:`
-# text in the compiler's diagnostics. A second line `// flags: ...` adds compiler flags.
+# text in the compiler's diagnostics. A second line `// flags: ...` adds compiler flags; a
+# header line `// prelude: Name` type-checks the snippet with `Preludes/Name.swift`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -19,8 +20,12 @@ for snippet in Tests/CompileFail/*.swift; do
         continue
     fi
     read -r -a flags <<<"$(sed -n '2s|^// flags: ||p' "$snippet")"
+    prelude=$(sed -n '1,5s|^// prelude: ||p' "$snippet")
+    sources=("$snippet")
+    if [ -n "$prelude" ]; then sources+=("Tests/CompileFail/Preludes/$prelude.swift"); fi
     status=0
-    output=$(swiftc -typecheck -swift-version 6 ${flags[@]+"${flags[@]}"} -I "$modules" "$snippet" 2>&1) ||
+    output=$(swiftc -typecheck -swift-version 6 ${flags[@]+"${flags[@]}"} -I "$modules" \
+        "${sources[@]}" 2>&1) ||
         status=$?
     if [ "$expect" = "compiles" ]; then
         if [ "$status" -eq 0 ]; then
