@@ -1,4 +1,5 @@
 import InjectableKit
+import Synchronization
 import Testing
 
 protocol Named: Sendable {
@@ -14,7 +15,22 @@ struct PrefixedName: Named {
     var name: String { "prefixed " + base.name }
 }
 
+/// Counts how often the getters below run.
+final class GetterRuns: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func bump() { count.add(1, ordering: .relaxed) }
+}
+
+final class MemoLeaf: Sendable {}
+let memoGetterRuns = GetterRuns()
+
 extension Injections {
+    /// A class key whose helper caches an optional: served from the entry's view.
+    var memoOptionalLeaf: MemoLeaf {
+        memoGetterRuns.bump()
+        return cached(MemoLeaf() as MemoLeaf?)!
+    }
     var bumpedCount: Int { cached(5) + 10 }
     var prefixedName: any Named { PrefixedName(base: cached(PlainName())) }
     var accountPair: (Account, Account) { (self[account: 11], self[account: 12]) }
@@ -32,6 +48,15 @@ extension GlobalContainerTests {
         @Test func anExistentialWrappingACachedValueIsBuiltEveryTime() {
             #expect(Injections.container.resolve(\.prefixedName).name == "prefixed plain")
             #expect(Injections.container.resolve(\.prefixedName).name == "prefixed plain")
+        }
+
+        @Test func aClassKeyWhoseHelperCachedAnOptionalIsServedFromTheCache() {
+            let first = Injections.container.resolve(\.memoOptionalLeaf)
+            let runs = memoGetterRuns.value
+            for _ in 0..<5 {
+                #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
+            }
+            #expect(memoGetterRuns.value == runs)
         }
 
         @Test func aSubscriptUsedDirectlyInAnotherRegistrationKeepsItsArguments() {

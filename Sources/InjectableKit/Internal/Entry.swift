@@ -5,10 +5,13 @@ import Foundation
 final class Entry: @unchecked Sendable {
     // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`; `builder` is
     // guarded by `BuildCoordinator.condition`; the `let`s are immutable.
-    // NB: the fields a resolution reads come first, so that they share the object's first cache
-    // line (a class's stored properties are laid out in declaration order): with many
-    // registrations, each cache line a resolution touches is a likely miss.
+    // NB: the fields a resolution reads come first (a class's stored properties are laid out in
+    // declaration order), so that they sit in one or two cache lines after the object's header:
+    // with many registrations, each line a resolution touches is a likely miss.
     @usableFromInline let lock = Lock()
+    @usableFromInline let holdsWeakly: Bool
+    /// Whether the instance has a time to live; then `expiry` says when it ends.
+    private var expires = false
     /// For a strong entry of a class instance, the instance, read without its cell.
     private var strongObject: AnyObject?
     private weak var object: AnyObject?
@@ -18,9 +21,6 @@ final class Entry: @unchecked Sendable {
     /// The type the helper built the instance as (`key.type`), and the type of its view.
     @usableFromInline let type: ObjectIdentifier
     private var viewType: ObjectIdentifier?
-    @usableFromInline let holdsWeakly: Bool
-    /// Whether the instance has a time to live; then `expiry` says when it ends.
-    private var expires = false
 
     let key: EntryKey
     /// The keypath being resolved when the entry was made, for override invalidation.
@@ -119,8 +119,13 @@ final class Entry: @unchecked Sendable {
         // A view exists only while the instance converts to its type.
         guard type == self.type || (type == viewType && viewStorage != nil) else { return nil }
         if holdsWeakly { return cellStorage == nil ? nil : object }
-        guard let strongObject, !(expires && hasExpired()) else { return nil }
-        return strongObject
+        // A view of a class type holds the instance as that type, whatever the entry's own
+        // type is (an optional, an existential), so its storage is one object reference.
+        let instance =
+            type == self.type
+            ? strongObject : viewStorage?.assumingMemoryBound(to: AnyObject.self).pointee
+        guard let instance, !(expires && hasExpired()) else { return nil }
+        return instance
     }
 
     /// The instance held, if there is one (alive, and not expired).
