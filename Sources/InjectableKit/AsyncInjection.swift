@@ -49,17 +49,18 @@
 /// override the async key itself.
 public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
+    /// Until the instance is built, the layer the wrapper was made in. (A scope in that layer
+    /// may hold this wrapper: keeping the layer after that would keep both alive for good.)
     private enum State {
-        case idle
-        case building(Task<Value, any Error>, AsyncBuild)
+        case idle(Injections.LocalOverrides?)
+        case building(Task<Value, any Error>, AsyncBuild, Injections.LocalOverrides?)
         case built(Value)
     }
 
     private let name: String
-    private let layer: Injections.LocalOverrides?
     private let build: @Sendable () async throws(Failure) -> Value
     private let lock = Lock()
-    private var state = State.idle
+    private var state: State
 
     /// Makes a dependency that `build` constructs when it is first awaited.
     ///
@@ -73,7 +74,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         _ build: @escaping @Sendable () async throws(Failure) -> Value
     ) {
         self.name = "\(caller)"
-        self.layer = Injections.currentOverrides
+        self.state = .idle(Injections.currentOverrides)
         self.build = build
     }
 
@@ -91,12 +92,12 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         case .built(let value):
             lock.unlock()
             return value
-        case .building(let running, let build):
+        case .building(let running, let build, _):
             (task, construction) = (running, build)
-        case .idle:
+        case .idle(let layer):
             construction = AsyncBuild(name: name, parent: AsyncBuild.current)
-            task = start(construction)
-            state = .building(task, construction)
+            task = start(construction, in: layer)
+            state = .building(task, construction, layer)
         }
         lock.unlock()
 
@@ -114,10 +115,12 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         }
     }
 
-    private func start(_ construction: AsyncBuild) -> Task<Value, any Error> {
+    private func start(_ construction: AsyncBuild, in layer: Injections.LocalOverrides?) -> Task<
+        Value, any Error
+    > {
         // Detached, so that the construction sees the overrides of the layer where this
         // wrapper was made rather than those of whichever task asks first.
-        Task.detached(priority: Task.currentPriority) { [layer, build] in
+        Task.detached(priority: Task.currentPriority) { [build] in
             defer { construction.finish() }
             return try await AsyncBuild.$current.withValue(construction) {
                 try await Injections.withOverrides(layer) { try await build() }
@@ -127,8 +130,11 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
 
     private func finish(_ task: Task<Value, any Error>, with value: Value?) {
         lock.withLock {
-            guard case .building(let running, _) = state, running == task else { return }
-            state = value.map(State.built) ?? .idle
+            guard case .building(let running, _, let layer) = state, running == task else {
+                return
+            }
+            // A failed construction is tried again, in the same layer, on the next call.
+            state = value.map(State.built) ?? .idle(layer)
         }
     }
 }

@@ -58,6 +58,24 @@ extension Injections {
         }
     }
 
+    /// In a child process (an exit test), so that no other suite's layer is active meanwhile.
+    @Test func aTaskThatOutlivesItsLayersOperationStillSeesTheOverrides() async {
+        await #expect(processExitsWith: .success) {
+            _ = Injections.container.resolve(\.layeredGreeting)  // memoised on the global path
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            let task = Injections.withOverrides {
+                $0.register(\.layeredGreeting) { MockGreeting("outlived") }
+            } operation: {
+                Task {
+                    for await _ in gate { break }  // runs once the operation has returned
+                    return Injections.container.resolve(\.layeredGreeting).text
+                }
+            }
+            open.yield()
+            #expect(await task.value == "outlived")
+        }
+    }
+
     @Test func aLayerHasItsOwnScopeCaches() {
         let global = Injections.container.resolve(\.layeredCached)
         Injections.withOverrides { _ in

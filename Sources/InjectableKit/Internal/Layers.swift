@@ -1,4 +1,5 @@
-/// The task-local override layer in effect (see `Injections.withOverrides`).
+/// The task-local override layer in effect (see `Injections.withOverrides`). While any layer
+/// exists, resolution checks for one (see `OverrideRegistry.init`).
 enum Layers {
     @TaskLocal static var current: OverrideRegistry?
 
@@ -6,9 +7,7 @@ enum Layers {
     static func with<Result>(_ layer: OverrideRegistry, _ operation: () throws -> Result) rethrows
         -> Result
     {
-        MemoTable.shared.beginDetour()
-        defer { MemoTable.shared.endDetour() }
-        return try $current.withValue(layer, operation: operation)
+        try $current.withValue(layer, operation: operation)
     }
 
     /// Runs `operation` with `layer` in effect for the current task and the tasks it starts.
@@ -16,8 +15,6 @@ enum Layers {
         _ layer: OverrideRegistry, isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        MemoTable.shared.beginDetour()
-        defer { MemoTable.shared.endDetour() }
-        return try await $current.withValue(layer, operation: operation)
+        try await $current.withValue(layer, operation: operation)
     }
 }

@@ -67,6 +67,14 @@ final class OverrideRegistry: @unchecked Sendable {
     init(parent: OverrideRegistry?, isLayer: Bool) {
         self.parent = parent
         self.isLayer = isLayer
+        // A layer keeps resolution off the memo's common path for as long as it exists, not
+        // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
+        // the layer (retaining it) and may resolve after the operation has returned.
+        if isLayer { MemoTable.shared.beginDetour() }
+    }
+
+    deinit {
+        if isLayer { MemoTable.shared.endDetour() }
     }
 
     var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
