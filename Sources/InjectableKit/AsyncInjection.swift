@@ -51,9 +51,11 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
     /// Until the instance is built, the layer the wrapper was made in. (A scope in that layer
     /// may hold this wrapper: keeping the layer after that would keep both alive for good.)
+    private typealias Construction = Task<Value, any Error>
+
     private enum State {
         case idle(Injections.LocalOverrides?)
-        case building(Task<Value, any Error>, AsyncBuild, Injections.LocalOverrides?)
+        case building(Construction, AsyncBuild, Injections.LocalOverrides?)
         case built(Value)
     }
 
@@ -86,7 +88,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     /// - Returns: The instance.
     /// - Throws: What the construction threw, if it failed.
     public func value() async throws(Failure) -> Value {
-        let (task, construction): (Task<Value, any Error>, AsyncBuild)
+        let (task, construction): (Construction, AsyncBuild)
         lock.lock()
         switch state {
         case .built(let value):
@@ -115,9 +117,9 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         }
     }
 
-    private func start(_ construction: AsyncBuild, in layer: Injections.LocalOverrides?) -> Task<
-        Value, any Error
-    > {
+    private func start(_ construction: AsyncBuild, in layer: Injections.LocalOverrides?)
+        -> Construction
+    {
         // Detached, so that the construction sees the overrides of the layer where this
         // wrapper was made rather than those of whichever task asks first.
         Task.detached(priority: Task.currentPriority) { [build] in
@@ -128,7 +130,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         }
     }
 
-    private func finish(_ task: Task<Value, any Error>, with value: Value?) {
+    private func finish(_ task: Construction, with value: Value?) {
         lock.withLock {
             guard case .building(let running, _, let layer) = state, running == task else {
                 return

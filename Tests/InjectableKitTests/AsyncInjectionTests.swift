@@ -1,13 +1,5 @@
 import InjectableKit
-import Synchronization
 import Testing
-
-/// Counts constructions, across tasks.
-final class BuildCounter: Sendable {
-    private let count = Atomic(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func bump() -> Int { count.add(1, ordering: .relaxed).newValue }
-}
 
 struct ConnectionError: Error, Equatable {}
 
@@ -22,21 +14,21 @@ final class Connection: Sendable {
 
 extension Injections {
     var asyncHost: String { "live.example" }
-    var asyncBuilds: BuildCounter { application(BuildCounter()) }
-    var asyncFailures: BuildCounter { application(BuildCounter()) }
+    var asyncBuilds: Counter { application(Counter()) }
+    var asyncFailures: Counter { application(Counter()) }
 
     /// Builds slowly, so that concurrent first accesses overlap.
     var cachedConnection: AsyncInjection<Connection, any Error> {
         cached(
             AsyncInjection { [builds = resolve(\.asyncBuilds)] in
-                let number = builds.bump()
+                let number = builds.increment()
                 try await Task.sleep(for: .milliseconds(20))
                 return Connection(number: number, host: resolve(\.asyncHost))
             })
     }
     var uniqueConnection: AsyncInjection<Connection, Never> {
         AsyncInjection { [builds = resolve(\.asyncBuilds)] in
-            Connection(number: builds.bump(), host: resolve(\.asyncHost))
+            Connection(number: builds.increment(), host: resolve(\.asyncHost))
         }
     }
     /// Fails on its first construction only.
@@ -45,8 +37,8 @@ extension Injections {
             AsyncInjection { [failures = resolve(\.asyncFailures)] () throws(ConnectionError) in
                 // Long enough for every task of the test to be waiting.
                 try? await Task.sleep(for: .milliseconds(100))
-                if failures.bump() == 1 { throw ConnectionError() }
-                return Connection(number: failures.value, host: "flaky")
+                if failures.increment() == 1 { throw ConnectionError() }
+                return Connection(number: failures.count, host: "flaky")
             })
     }
 }
@@ -73,7 +65,7 @@ extension Injections {
                 return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
             #expect(numbers == [1])
-            #expect(Injections.container.resolve(\.asyncBuilds).value == 1)
+            #expect(Injections.container.resolve(\.asyncBuilds).count == 1)
         }
     }
 
@@ -107,7 +99,7 @@ extension Injections {
             #expect(results.allSatisfy { $0 == .failure(ConnectionError()) })
             let retried = try? await Injections.container.resolve(\.flakyConnection).value()
             #expect(retried?.host == "flaky")
-            #expect(Injections.container.resolve(\.asyncFailures).value == 2)
+            #expect(Injections.container.resolve(\.asyncFailures).count == 2)
         }
     }
 

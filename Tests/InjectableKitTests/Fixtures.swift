@@ -5,7 +5,9 @@ import Synchronization
 /// Counts constructions, so tests can tell "built once" from "built twice".
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)
-    func increment() { value.wrappingAdd(1, ordering: .relaxed) }
+    /// - Returns: The count after this increment.
+    @discardableResult
+    func increment() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
     var count: Int { value.load(ordering: .relaxed) }
 }
 

@@ -1,5 +1,4 @@
 import InjectableKit
-import Synchronization
 import Testing
 
 protocol Named: Sendable {
@@ -15,20 +14,14 @@ struct PrefixedName: Named {
     var name: String { "prefixed " + base.name }
 }
 
-/// Counts how often the getters below run.
-final class GetterRuns: Sendable {
-    private let count = Atomic(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func bump() { count.add(1, ordering: .relaxed) }
-}
-
 final class MemoLeaf: Sendable {}
-let memoGetterRuns = GetterRuns()
+/// Counts how often `memoOptionalLeaf`'s getter runs.
+let memoGetterRuns = Counter()
 
 extension Injections {
     /// A class key whose helper caches an optional: served from the entry's view.
     var memoOptionalLeaf: MemoLeaf {
-        memoGetterRuns.bump()
+        memoGetterRuns.increment()
         return cached(MemoLeaf() as MemoLeaf?)!
     }
     var bumpedCount: Int { cached(5) + 10 }
@@ -52,11 +45,11 @@ extension GlobalContainerTests {
 
         @Test func aClassKeyWhoseHelperCachedAnOptionalIsServedFromTheCache() {
             let first = Injections.container.resolve(\.memoOptionalLeaf)
-            let runs = memoGetterRuns.value
+            let runs = memoGetterRuns.count
             for _ in 0..<5 {
                 #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
             }
-            #expect(memoGetterRuns.value == runs)
+            #expect(memoGetterRuns.count == runs)
         }
 
         @Test func aSubscriptUsedDirectlyInAnotherRegistrationKeepsItsArguments() {

@@ -6,9 +6,9 @@ import Synchronization
 /// resolved what.
 enum Diagnostics {
     private static let isOn = Atomic<Bool>(false)
-    fileprivate static let lock = Lock()
+    private static let lock = Lock()
     // Guarded by `lock`.
-    nonisolated(unsafe) fileprivate static var tracer: (@Sendable (Injections.TraceEvent) -> Void)?
+    nonisolated(unsafe) private static var tracer: (@Sendable (Injections.TraceEvent) -> Void)?
     // Guarded by `lock`.
     nonisolated(unsafe) private static var recorder: GraphRecorder?
 
@@ -46,21 +46,14 @@ enum Diagnostics {
         let event = Injections.TraceEvent(
             key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
             overridden: frame.servedByOverride, depth: frame.depth - 1, cycle: nil)
-        lock.lock()
-        let currentTracer = tracer
-        let currentRecorder = recorder
-        lock.unlock()
+        let (currentTracer, currentRecorder) = lock.withLock { (tracer, recorder) }
         currentRecorder?.add(node, from: parent.map(Failure.name(of:)))
         currentTracer?(event)
     }
-}
 
-extension Diagnostics {
     /// Reports a dependency cycle to the trace, just before it stops the process.
     static func cycle(_ names: [String]) {
-        lock.lock()
-        let currentTracer = tracer
-        lock.unlock()
+        let currentTracer = lock.withLock { tracer }
         currentTracer?(
             Injections.TraceEvent(
                 key: names.first ?? "", scope: "", built: false, overridden: false, depth: 0,

@@ -12,13 +12,12 @@ final class Entry: @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
     /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
-    /// For a strong entry of a class instance, the instance, read without its cell.
-    private var strongObject: AnyObject?
     private weak var object: AnyObject?
     /// The cells' storage, so that reading needs no reference to the cells (no retain).
     private var cellStorage: UnsafeMutableRawPointer?
     private var viewStorage: UnsafeMutableRawPointer?
-    /// The type the helper built the instance as (`key.type`), and the type of its view.
+    /// The type the helper built the instance as (a copy of `key.type`, kept beside the other
+    /// fields a read needs), and the type of its view.
     @usableFromInline let type: ObjectIdentifier
     private var viewType: ObjectIdentifier?
 
@@ -74,13 +73,19 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginRead(_ type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
         lock.lock()
-        let storage = type == self.type ? cellStorage : type == viewType ? viewStorage : nil
+        let storage = storage(for: type)
         // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
         if storage == nil || (expires && hasExpired()) {
             lock.unlock()
             return nil
         }
         return storage
+    }
+
+    /// The storage of the cell that holds the instance as `type`, if any. Call with `lock`
+    /// locked.
+    private func storage(for type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
+        type == self.type ? cellStorage : type == viewType ? viewStorage : nil
     }
 
     @inline(never)
@@ -94,9 +99,7 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginWeakRead(_ type: ObjectIdentifier) -> (UnsafeMutableRawPointer, AnyObject)? {
         lock.lock()
-        if let storage = type == self.type ? cellStorage : type == viewType ? viewStorage : nil,
-            let instance = object
-        {
+        if let storage = storage(for: type), let instance = object {
             return (storage, instance)
         }
         lock.unlock()
@@ -110,22 +113,19 @@ final class Entry: @unchecked Sendable {
     }
 
     /// The class instance the entry holds, if `type` is its type or its view's, and it is
-    /// alive and not expired: the whole read for a key of a class type, with no cell, no copy
-    /// and, for a weak entry, no retain beyond the weak load's.
+    /// alive and not expired: the whole read for a key of a class type, one function for every
+    /// such type instead of a generic copy per type, and for a weak entry no retain beyond the
+    /// weak load's.
     @usableFromInline
     func object(_ type: ObjectIdentifier) -> AnyObject? {
         lock.lock()
         defer { lock.unlock() }
         // A view exists only while the instance converts to its type.
-        guard type == self.type || (type == viewType && viewStorage != nil) else { return nil }
-        if holdsWeakly { return cellStorage == nil ? nil : object }
-        // A view of a class type holds the instance as that type, whatever the entry's own
-        // type is (an optional, an existential), so its storage is one object reference.
-        let instance =
-            type == self.type
-            ? strongObject : viewStorage?.assumingMemoryBound(to: AnyObject.self).pointee
-        guard let instance, !(expires && hasExpired()) else { return nil }
-        return instance
+        guard let storage = storage(for: type) else { return nil }
+        if holdsWeakly { return object }
+        guard !(expires && hasExpired()) else { return nil }
+        // The cell holds the instance as `type`, a class type: one object reference.
+        return storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
 
     /// The instance held, if there is one (alive, and not expired).
@@ -249,13 +249,9 @@ final class Entry: @unchecked Sendable {
             lock.unlock()
             return nil
         }
-        let old = (cell, view, strongObject)
+        let old = (cell, view)
         cell = newCell
         object = instance
-        // A class instance is its own reference: no dynamic cast (`Value` is a class type).
-        strongObject =
-            !holdsWeakly && Value.self is AnyObject.Type
-            ? unsafeBitCast(value, to: AnyObject.self) : nil
         view = makeView?(value, instance)
         if !holdsWeakly, let timeToLive {
             expires = true
@@ -273,16 +269,15 @@ final class Entry: @unchecked Sendable {
 
     /// The cells an entry held, handed back so that their instances are released where no
     /// lock is held (an instance's deinit may use the container).
-    typealias Detached = (Cell?, Cell?, AnyObject?)?
+    typealias Detached = (Cell?, Cell?)?
 
     /// Drops the instance like ``clear(retire:)``, but hands it back instead of releasing it.
     func detach(retire: Bool = false) -> Detached {
         lock.lock()
-        let old = (cell, view, strongObject)
+        let old = (cell, view)
         cell = nil
         view = nil
         object = nil
-        strongObject = nil
         expires = false
         epoch &+= 1
         if retire { retired = true }

@@ -23,7 +23,9 @@ final class VerificationRun: @unchecked Sendable {
     private let lock = Lock()
     private var nodes: [UInt64: Node] = [:]
     private var edges: [(parent: UInt64, child: UInt64)] = []
-    private var stopped: Injections.VerificationReport.Problem?
+    /// What stopped the check, and the outermost key then being resolved.
+    private var stopped:
+        (key: String?, kind: Injections.VerificationReport.Problem.Kind, message: String)?
     private var problem: String?
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
@@ -77,10 +79,8 @@ final class VerificationRun: @unchecked Sendable {
     func stop(_ message: String, isCycle: Bool) -> Never {
         let thread = ThreadState.current
         thread.verification = nil
-        let name = thread.frames.first.map(Failure.name(of:))
-        lock.withLock {
-            stopped = .init(key: name ?? "", kind: isCycle ? .cycle : .stopped, message: message)
-        }
+        let key = thread.frames.first.map(Failure.name(of:))
+        lock.withLock { stopped = (key, isCycle ? .cycle : .stopped, message) }
         done.signal()
         DispatchSemaphore(value: 0).wait()
         fatalError("InjectableKit: a parked verification thread woke up")
@@ -88,9 +88,11 @@ final class VerificationRun: @unchecked Sendable {
 
     /// Call with `lock` locked.
     private func findings(fallbackName: String) -> [Injections.VerificationReport.Problem] {
-        if var stopped {
-            if stopped.key.isEmpty { stopped = .init(stopped, key: fallbackName) }
-            return [stopped]
+        if let stopped {
+            return [
+                .init(
+                    key: stopped.key ?? fallbackName, kind: stopped.kind, message: stopped.message)
+            ]
         }
         let key = outermost ?? fallbackName
         var found: [Injections.VerificationReport.Problem] = []
@@ -121,12 +123,6 @@ final class VerificationRun: @unchecked Sendable {
         }
         return "\(parent.name) (\(parent.scopeName)) holds \(child.name) (\(child.scopeName)), "
             + "\(lifetime), and keeps the one it was built with as long as it lives"
-    }
-}
-
-extension Injections.VerificationReport.Problem {
-    fileprivate init(_ problem: Self, key: String) {
-        self.init(key: key, kind: problem.kind, message: problem.message)
     }
 }
 
