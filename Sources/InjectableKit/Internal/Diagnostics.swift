@@ -41,7 +41,7 @@ enum Diagnostics {
     /// Reports a finished resolution: `frame`, resolved from `parent` (nil at the top).
     static func resolved(_ frame: Frame, parent: Frame?) {
         let node = Injections.DependencyGraph.Node(
-            key: Failure.name(of: frame), scope: frame.scopeName ?? "unique",
+            key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
             overridden: frame.servedByOverride)
         let event = Injections.TraceEvent(
             key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,

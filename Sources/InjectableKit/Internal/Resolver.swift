@@ -268,8 +268,7 @@ enum Resolver {
         let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
         if let ownerIndex {
             thread.frames[ownerIndex].helperCount += 1
-            thread.frames[ownerIndex].scopeName = scope.name
-            thread.frames[ownerIndex].scopeKind = scope.kind
+            thread.frames[ownerIndex].scope = scope
         }
 
         if scope.kind == .graph {

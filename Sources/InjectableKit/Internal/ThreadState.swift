@@ -25,8 +25,7 @@ struct Frame {
     /// Whether an override's factory, not the keypath's getter, is building this frame's value.
     var servedByOverride = false
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
-    var scopeName: String?
-    var scopeKind: Injections.Scope.Kind?
+    var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     var built = false
 }

@@ -15,9 +15,11 @@ final class VerificationRun: @unchecked Sendable {
     // @unchecked: the mutable state is guarded by `lock`; `done` is thread-safe.
     private struct Node {
         var name: String
-        var scopeName: String
-        var kind: Injections.Scope.Kind?
+        /// `nil`: no scope helper, unique.
+        var scope: Injections.Scope?
         var holdsObject = false
+
+        var scopeName: String { scope?.name ?? "unique" }
     }
 
     private let lock = Lock()
@@ -32,9 +34,7 @@ final class VerificationRun: @unchecked Sendable {
 
     /// Records a finished resolution on this run's thread, and its edge from `parent`.
     func resolved(_ frame: Frame, parent: Frame?) {
-        let node = Node(
-            name: Failure.name(of: frame), scopeName: frame.scopeName ?? "unique",
-            kind: frame.scopeKind)
+        let node = Node(name: Failure.name(of: frame), scope: frame.scope)
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }
@@ -111,11 +111,14 @@ final class VerificationRun: @unchecked Sendable {
     /// A long-lived instance (cached, application, a custom cached scope) holding a shorter-lived
     /// class instance (unique, graph, shared) keeps it past the life its registration gives it.
     private static func mismatch(parent: Node, child: Node) -> String? {
-        guard parent.kind == .cached || parent.kind == .application, child.holdsObject else {
+        guard let parentKind = parent.scope?.kind,
+            parentKind == .cached || parentKind == .application,
+            child.holdsObject
+        else {
             return nil
         }
         let lifetime: String
-        switch child.kind {
+        switch child.scope?.kind {
         case nil: lifetime = "a new instance on every resolution"
         case .graph: lifetime = "one instance per resolution"
         case .shared: lifetime = "an instance that lives while something holds it"
