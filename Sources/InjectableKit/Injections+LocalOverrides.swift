@@ -129,7 +129,8 @@ extension Injections {
         return try await Layers.with(overrides.registry, operation)
     }
 
-    private static func makeLayer(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+    /// A new layer over the one in effect, with the overrides `configure` registers.
+    static func makeLayer(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
         Sealing.refuseIfSealed("withOverrides")
         AutoRegistration.ensure()
         let current = OverrideRegistry.current

@@ -43,12 +43,9 @@ extension Injections {
         keys(&list)
         var problems: [VerificationReport.Problem] = []
         for check in list.checks {
-            let overrides = withOverrides { _ in
-            } operation: {
-                currentOverrides
-            }
             problems += VerificationRun().run(
-                check.run, overrides: overrides, fallbackName: check.name, timeout: timeout)
+                check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
+                timeout: timeout)
         }
         return VerificationReport(keyCount: list.checks.count, problems: problems)
     }

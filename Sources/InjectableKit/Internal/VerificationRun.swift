@@ -52,7 +52,7 @@ final class VerificationRun: @unchecked Sendable {
     /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
     ///   scope mismatch, or that it did not finish within `timeout`.
     func run(
-        _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides?,
+        _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
         fallbackName: String, timeout: Duration
     ) -> [Injections.VerificationReport.Problem] {
         startThread { [self] in
