@@ -55,6 +55,11 @@ private func row(_ label: String, _ cents: Int, signed: Bool = false) -> String 
 
 /// `1234567` cents as `12,345.67 EUR`; with `signed`, a `+` before positive amounts.
 func euros(_ cents: Int, signed: Bool = false) -> String {
+    money(cents, "EUR", signed: signed)
+}
+
+/// `1234567` cents as `12,345.67` and the currency's code.
+func money(_ cents: Int, _ currency: String, signed: Bool = false) -> String {
     let sign = cents < 0 ? "-" : (signed ? "+" : "")
     let whole = String(abs(cents) / 100)
     let fraction = abs(cents) % 100
@@ -63,5 +68,5 @@ func euros(_ cents: Int, signed: Bool = false) -> String {
         if index > 0 && (whole.count - index) % 3 == 0 { grouped.append(",") }
         grouped.append(digit)
     }
-    return "\(sign)\(grouped).\(fraction < 10 ? "0" : "")\(fraction) EUR"
+    return "\(sign)\(grouped).\(fraction < 10 ? "0" : "")\(fraction) \(currency)"
 }

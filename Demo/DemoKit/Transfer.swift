@@ -97,12 +97,7 @@ struct TransferView {
     }
 
     static func render(_ model: TransferViewModel) -> String {
-        let quote = model.quoteCents.map { dollars($0) } ?? "–"
+        let quote = model.quoteCents.map { money($0, "USD") } ?? "–"
         return "[Transfer] \(euros(model.amountCents)) = \(quote)   (\(model.status))"
     }
-}
-
-/// `10800` cents as `108.00 USD`.
-private func dollars(_ cents: Int) -> String {
-    "\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100) USD"
 }
