@@ -34,7 +34,7 @@ enum Diagnostics {
             let on = tracer != nil || recorder != nil
             guard on != wasOn else { return }
             isOn.store(on, ordering: .releasing)
-            if on { MemoTable.shared.beginDetour() } else { MemoTable.shared.endDetour() }
+            if on { MemoTable.beginDetour() } else { MemoTable.endDetour() }
         }
     }
 

@@ -14,35 +14,55 @@ import Synchronization
 /// new objects each time, so a keypath equal to one already recorded is not recorded again,
 /// and the table stops growing at `limit` keypaths.
 final class MemoTable: @unchecked Sendable {
-    // @unchecked: `current` and the slots are atomics; everything else is guarded by `lock`.
+    // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
+    // NB: the state the common path reads is in static atomics, which the compiler initialises
+    // statically: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable()
     static let limit = 1 << 16
 
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
+    /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
+    /// address is all ones).
+    static let noSlot = UInt.max
 
     /// The override registry's generation: bumped by every change of the global overrides, so
-    /// that a slot's "no override here" can be trusted. Here because the common path reads
-    /// this object anyway.
-    let generation = Atomic<UInt64>(1)
+    /// that a slot's "no override here" can be trusted.
+    static let generation = Atomic<UInt64>(1)
     /// How many reasons there are, in any task, for resolution to step off its common path:
-    /// `Injections.withOverrides` scopes in progress, the trace or graph recording being on,
+    /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
     /// instances being built (whose dependencies are recorded). While there are none, the
     /// common path reads no thread-local or task-local state.
-    private let detours = Atomic<Int>(0)
+    private static let detours = Atomic<Int>(0)
+    /// The address of the current `Slots`, 0 until the first slot is made.
+    private static let current = Atomic<UInt>(0)
 
     /// Whether any reason to step off the common path exists (see `detours`).
     @inline(__always)
-    var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
+    static var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
 
-    func beginDetour() {
+    static func beginDetour() {
         detours.wrappingAdd(1, ordering: .relaxed)
     }
 
-    func endDetour() {
+    static func endDetour() {
         detours.wrappingSubtract(1, ordering: .relaxed)
     }
-    private let current: Atomic<UInt>
+
+    /// The entry word recorded for `keyPath` (an entry's address, ``plainGetter``, or 0 for a
+    /// getter), if its slot was recorded at `generation`; ``noSlot`` otherwise.
+    @inline(__always)
+    static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
+        let bits = current.load(ordering: .acquiring)
+        guard bits != 0 else { return noSlot }
+        let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        return table._withUnsafeGuaranteedRef {
+            $0.entryWord(
+                for: UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque()),
+                at: UInt(truncatingIfNeeded: generation))
+        }
+    }
+
     private let lock = Lock()
     private var tables: [Slots]
     /// The keypaths recorded, kept alive so that their addresses, the table's keys, are not
@@ -56,15 +76,8 @@ final class MemoTable: @unchecked Sendable {
     private init() {
         let first = Slots(capacity: 64)
         tables = [first]
-        current = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
-    }
-
-    /// The slot's generation and entry word for `keyPath`, if it has a slot.
-    @inline(__always)
-    func lookup(_ keyPath: AnyKeyPath) -> (generation: UInt, entry: UInt)? {
-        let bits = current.load(ordering: .acquiring)
-        let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-        return table._withUnsafeGuaranteedRef { $0.lookup(address(of: keyPath)) }
+        Self.current.store(
+            UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()), ordering: .releasing)
     }
 
     /// Records what the slow path learned about `keyPath`.
@@ -88,7 +101,7 @@ final class MemoTable: @unchecked Sendable {
                 if keyPaths.count * 2 > table.capacity {
                     table = table.copy(capacity: table.capacity * 2)
                     tables.append(table)
-                    current.store(
+                    Self.current.store(
                         UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()),
                         ordering: .releasing)
                 }
@@ -111,6 +124,7 @@ final class Slots: @unchecked Sendable {
     // (acquire).
     let capacity: Int
     private let shift: UInt
+    private let mask: Int
     private let words: UnsafeMutablePointer<Atomic<UInt>>
 
     private static let width = 4
@@ -119,6 +133,7 @@ final class Slots: @unchecked Sendable {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "a power of two")
         self.capacity = capacity
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
+        mask = capacity - 1
         words = .allocate(capacity: capacity * Self.width)
         for index in 0..<capacity * Self.width {
             (words + index).initialize(to: Atomic(0))
@@ -133,21 +148,25 @@ final class Slots: @unchecked Sendable {
     @inline(__always)
     private func start(_ key: UInt) -> Int {
         // Fibonacci hashing: the product's high bits depend on all of the address's bits.
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
+    /// The entry word of `key`'s slot if the slot's generation is `generation`, otherwise
+    /// `MemoTable.noSlot`. Wrapping arithmetic: indices stay below `capacity`.
     @inline(__always)
-    func lookup(_ key: UInt) -> (generation: UInt, entry: UInt)? {
+    func entryWord(for key: UInt, at generation: UInt) -> UInt {
         var index = start(key)
         while true {
-            let slot = index * Self.width
-            let found = words[slot].load(ordering: .acquiring)
+            let slot = words + (index &<< 2)  // `width` words a slot
+            let found = slot[0].load(ordering: .acquiring)
             if found == key {
-                let generation = words[slot + 1].load(ordering: .acquiring)
-                return (generation, words[slot + 2].load(ordering: .acquiring))
+                guard slot[1].load(ordering: .acquiring) == generation else {
+                    return MemoTable.noSlot
+                }
+                return slot[2].load(ordering: .acquiring)
             }
-            if found == 0 { return nil }
-            index = (index + 1) & (capacity - 1)
+            if found == 0 { return MemoTable.noSlot }
+            index = (index &+ 1) & mask
         }
     }
 

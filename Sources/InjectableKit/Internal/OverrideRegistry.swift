@@ -49,7 +49,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
     /// task-local layer, or the global registry.
     static var current: OverrideRegistry {
-        guard MemoTable.shared.hasDetours else { return shared }
+        guard MemoTable.hasDetours else { return shared }
         return Layers.current ?? shared
     }
 
@@ -70,11 +70,11 @@ final class OverrideRegistry: @unchecked Sendable {
         // A layer keeps resolution off the memo's common path for as long as it exists, not
         // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
         // the layer (retaining it) and may resolve after the operation has returned.
-        if isLayer { MemoTable.shared.beginDetour() }
+        if isLayer { MemoTable.beginDetour() }
     }
 
     deinit {
-        if isLayer { MemoTable.shared.endDetour() }
+        if isLayer { MemoTable.endDetour() }
     }
 
     var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
@@ -129,7 +129,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Makes every memo slot stale without changing any override. The generation lives in the
     /// memo table, which the common path reads anyway, so that it touches one shared object.
     func invalidateMemos() {
-        MemoTable.shared.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
     func push() {

@@ -36,26 +36,26 @@ enum Resolver {
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
-        let table = MemoTable.shared
-        let generation = table.generation.load(ordering: .acquiring)
-        if table.hasDetours {
-            if let layer = Layers.current { return (.layered(layer), generation) }
-            if Diagnostics.active || !ThreadState.current.buildStack.isEmpty {
-                return (.observed, generation)
-            }
-        }
-        guard let slot = table.lookup(keyPath),
-            slot.generation == UInt(truncatingIfNeeded: generation)
-        else {
-            return (.unknown, generation)
-        }
-        switch slot.entry {
+        let generation = MemoTable.generation.load(ordering: .acquiring)
+        if MemoTable.hasDetours, let detour = detour() { return (detour, generation) }
+        switch MemoTable.entryWord(for: keyPath, at: generation) {
+        case MemoTable.noSlot: return (.unknown, generation)
         case 0: return (.getter, generation)
         case MemoTable.plainGetter: return (.plainGetter, generation)
-        default:
-            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: slot.entry)!)
+        case let word:
+            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
             return (.entry(entry), generation)
         }
+    }
+
+    /// Why this resolution cannot take the memo's common path, if it cannot: a task-local
+    /// layer, or the trace, the graph recording or a build to observe. Out of line, so that
+    /// ``lookup(_:)`` stays a leaf function.
+    @inline(never)
+    private static func detour() -> Lookup? {
+        if let layer = Layers.current { return .layered(layer) }
+        if Diagnostics.active || !ThreadState.current.buildStack.isEmpty { return .observed }
+        return nil
     }
 
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
@@ -187,7 +187,7 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
-        if MemoTable.shared.hasDetours {
+        if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let verification = thread.verification {
                 verification.resolved(frame, parent: thread.frames.last)
@@ -298,9 +298,9 @@ enum Resolver {
                 // While it builds, nested resolutions take frames, so that their exits record
                 // what this entry is built from (see `DependencyIndex`).
                 thread.buildStack.append(entry)
-                MemoTable.shared.beginDetour()
+                MemoTable.beginDetour()
                 defer {
-                    MemoTable.shared.endDetour()
+                    MemoTable.endDetour()
                     thread.buildStack.removeLast()
                 }
                 return make()
