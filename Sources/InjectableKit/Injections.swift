@@ -39,5 +39,6 @@ public struct Injections: Sendable {
     /// let service = Injections.container.resolve(\.myService)
     /// Injections.container.register { MockService() as any MyServiceType }
     /// ```
-    public static let container = Injections(token: 0)
+    @inlinable
+    public static var container: Injections { Injections(token: 0) }
 }

@@ -12,14 +12,18 @@ final class Entry: @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
     /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
-    private weak var object: AnyObject?
+    /// The type the helper built the instance as (a copy of `key.type`, kept beside the other
+    /// fields a read needs).
+    @usableFromInline let type: ObjectIdentifier
+    /// A strong entry's instance when `type` is a class type: the cell holds it too, but
+    /// reading it here touches no other cache line.
+    private var strongObject: AnyObject?
     /// The cells' storage, so that reading needs no reference to the cells (no retain).
     private var cellStorage: UnsafeMutableRawPointer?
-    private var viewStorage: UnsafeMutableRawPointer?
-    /// The type the helper built the instance as (a copy of `key.type`, kept beside the other
-    /// fields a read needs), and the type of its view.
-    @usableFromInline let type: ObjectIdentifier
+    private weak var object: AnyObject?
+    /// The type of the view, and its cell's storage.
     private var viewType: ObjectIdentifier?
+    private var viewStorage: UnsafeMutableRawPointer?
 
     let key: EntryKey
     /// The keypath being resolved when the entry was made, for override invalidation.
@@ -124,8 +128,9 @@ final class Entry: @unchecked Sendable {
         guard let storage = storage(for: type) else { return nil }
         if holdsWeakly { return object }
         guard !(expires && hasExpired()) else { return nil }
-        // The cell holds the instance as `type`, a class type: one object reference.
-        return storage.assumingMemoryBound(to: AnyObject.self).pointee
+        // The cell holds the instance as `type`, a class type: one object reference, the one
+        // in `strongObject`.
+        return strongObject ?? storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
 
     /// The instance held, if there is one (alive, and not expired).
@@ -252,6 +257,9 @@ final class Entry: @unchecked Sendable {
         let old = (cell, view)
         cell = newCell
         object = instance
+        if !holdsWeakly, Value.self is AnyObject.Type {
+            strongObject = unsafeBitCast(value, to: AnyObject.self)
+        }
         view = makeView?(value, instance)
         if !holdsWeakly, let timeToLive {
             expires = true
@@ -278,6 +286,7 @@ final class Entry: @unchecked Sendable {
         cell = nil
         view = nil
         object = nil
+        strongObject = nil
         expires = false
         epoch &+= 1
         if retire { retired = true }

@@ -134,7 +134,10 @@ final class Slots: @unchecked Sendable {
         self.capacity = capacity
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         mask = capacity - 1
-        words = .allocate(capacity: capacity * Self.width)
+        // Aligned to a cache line, so that each slot (four words) sits in one line.
+        words = UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * Self.width * MemoryLayout<Atomic<UInt>>.stride, alignment: 64
+        ).bindMemory(to: Atomic<UInt>.self, capacity: capacity * Self.width)
         for index in 0..<capacity * Self.width {
             (words + index).initialize(to: Atomic(0))
         }
@@ -142,7 +145,7 @@ final class Slots: @unchecked Sendable {
 
     deinit {
         words.deinitialize(count: capacity * Self.width)
-        words.deallocate()
+        UnsafeMutableRawPointer(words).deallocate()
     }
 
     @inline(__always)

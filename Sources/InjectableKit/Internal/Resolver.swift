@@ -67,21 +67,18 @@ enum Resolver {
         // Only the common cases are inlined, so that each call site stays small; the others
         // (a first resolution, overrides, a build) go through `resolveRarely`.
         let (lookup, generation) = lookup(keyPath)
-        switch lookup {
-        case .entry(let entry):
-            if let value = entry._withUnsafeGuaranteedRef({ $0.value(as: Value.self) }) {
-                return value
-            }
-        case .plainGetter:
-            if let thread = enterUnframed() {
-                // Applied here, inlined into the caller, where the compiler sees the keypath
-                // literal and calls its getter directly.
-                let value = Injections(token: 0)[keyPath: keyPath]
-                exitUnframed(thread)
-                return value
-            }
-        case .getter, .layered, .unknown, .observed:
-            break
+        // The entry's read first and marked likely, so that the compiler lays it out as one
+        // straight run of code: with many registrations, each call site's code is a likely
+        // instruction-cache miss, one per cache line its path touches.
+        if case .entry(let entry) = lookup {
+            let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self) }
+            if _fastPath(value != nil) { return value.unsafelyUnwrapped }
+        } else if case .plainGetter = lookup, let thread = enterUnframed() {
+            // Applied here, inlined into the caller, where the compiler sees the keypath
+            // literal and calls its getter directly.
+            let value = Injections(token: 0)[keyPath: keyPath]
+            exitUnframed(thread)
+            return value
         }
         return resolveRarely(
             keyPath, lookup: lookup, generation: generation, token: token, caller: caller)
