@@ -87,6 +87,13 @@ extension Injections {
         Counters.valueServices.increment()
         return shared(ValueService(serial: Counters.valueServices.count))
     }
+    var sharedOptionalService: Service? { shared(Service("optional") as Service?) }
+    var sharedAnyService: Any { shared(Service("any") as Any) }
+    var sharedGreetingExistential: any Greeting { shared(LiveGreeting() as any Greeting) }
+    var sharedValueExistential: Any {
+        Counters.valueServices.increment()
+        return shared(ValueService(serial: Counters.valueServices.count) as Any)
+    }
     var cachedService: Service { cached(Service("cached")) }
     var otherCachedService: Service { cached(Service("other cached")) }
     var applicationService: Service { application(Service("application")) }

@@ -26,6 +26,23 @@ extension GlobalContainerTests {
             #expect(next.name == "shared")
         }
 
+        @Test func sharedInstanceIsFoundInsideOptionalsAndExistentials() {
+            let optional = Injections.container.resolve(\.sharedOptionalService)
+            let any = Injections.container.resolve(\.sharedAnyService)
+            let greeting = Injections.container.resolve(\.sharedGreetingExistential)
+            #expect(Injections.container.resolve(\.sharedOptionalService) === optional)
+            #expect(
+                Injections.container.resolve(\.sharedAnyService) as AnyObject === any as AnyObject)
+            #expect(
+                Injections.container.resolve(\.sharedGreetingExistential) as AnyObject
+                    === greeting as AnyObject)
+            // A struct inside an existential cannot be held weakly: built anew each time.
+            let first = Injections.container.resolve(\.sharedValueExistential)
+            let second = Injections.container.resolve(\.sharedValueExistential)
+            #expect(first as? ValueService != nil)
+            #expect((first as? ValueService)?.serial != (second as? ValueService)?.serial)
+        }
+
         @Test func sharedValueTypeIsBuiltAnewOnEveryResolution() {
             let first = Injections.container.resolve(\.sharedValue)
             let second = Injections.container.resolve(\.sharedValue)

@@ -285,7 +285,7 @@ enum Resolver {
                     return frame.servedByOverride ? ObjectIdentifier(frame.valueType) : nil
                 },
                 holdsWeakly: scope.kind == .shared,
-                holdsOptionals: Value.self is any OptionalValue.Type,
+                holdsOptionals: _isOptional(Value.self),
                 timeToLive: timeToLive ?? scope.timeToLive)
         }
         if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
