@@ -28,6 +28,11 @@ enum Resolver {
         case layered(OverrideRegistry)
         /// The trace or graph recording is on: resolve with frames, and remember nothing.
         case observed
+
+        @inlinable
+        var isPlainGetter: Bool {
+            if case .plainGetter = self { true } else { false }
+        }
     }
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
@@ -73,7 +78,7 @@ enum Resolver {
         if case .entry(let entry) = lookup {
             let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self) }
             if _fastPath(value != nil) { return value.unsafelyUnwrapped }
-        } else if case .plainGetter = lookup, let thread = enterUnframed() {
+        } else if _slowPath(lookup.isPlainGetter), let thread = enterUnframed() {
             // Applied here, inlined into the caller, where the compiler sees the keypath
             // literal and calls its getter directly.
             let value = Injections(token: 0)[keyPath: keyPath]
