@@ -126,8 +126,8 @@ final class OverrideRegistry: @unchecked Sendable {
         change { $0 = Overrides() }
     }
 
-    /// Makes every memo slot stale without changing any override. The generation lives in the
-    /// memo table, which the common path reads anyway, so that it touches one shared object.
+    /// Makes every memo slot stale without changing any override. The generation is one of the
+    /// memo table's statics, which the common path reads anyway.
     func invalidateMemos() {
         MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }

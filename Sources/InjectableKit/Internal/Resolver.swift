@@ -29,6 +29,7 @@ enum Resolver {
         /// The trace or graph recording is on: resolve with frames, and remember nothing.
         case observed
 
+        /// Whether this is ``plainGetter``, as a condition `_slowPath` can mark.
         @inlinable
         var isPlainGetter: Bool {
             if case .plainGetter = self { true } else { false }
