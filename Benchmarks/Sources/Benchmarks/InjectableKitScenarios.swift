@@ -85,10 +85,11 @@ struct InjectableKitScenarios: Suite {
                     }
                 }
             }
-        case .registrations10, .registrations1000:
+        case .registrations10, .registrations1000, .firstResolution:
             let resolvers = injectableKitRegistrationResolvers.prefix(
                 scenario == .registrations10 ? 10 : 1000
             ).map(nonSendable)
+            if scenario == .firstResolution { return measureFirstPass(resolvers) }
             return measureRoundRobin(resolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in

@@ -24,6 +24,10 @@ enum Scenario: String, CaseIterable, Sendable {
     case registrations10 = "registrations-10"
     /// Singleton resolution round-robin over 1,000 registrations.
     case registrations1000 = "registrations-1000"
+    /// The first resolution of each of 1,000 singleton registrations in the process: what an
+    /// app pays once per key at launch (keypaths, caches and lookups made for the first time).
+    /// One pass, so one sample.
+    case firstResolution = "first-resolution"
     /// Resetting the cached scope, then resolving a cached registration: construction included.
     case firstAfterReset = "first-after-reset"
     /// A singleton resolved after the trace and graph recording were turned on, then off: the
@@ -34,10 +38,11 @@ enum Scenario: String, CaseIterable, Sendable {
 
     /// The order the scenarios run in. `first-after-reset` runs before the registration
     /// scenarios, so that a reset does not also pay for dropping their 1,000 instances (in
-    /// swift-dependencies, whose cache reset drops every key's value).
+    /// swift-dependencies, whose cache reset drops every key's value). `first-resolution` runs
+    /// before the other two registration scenarios, which resolve the same keys.
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
-        .overrideOther, .overrideSame, .threads1, .threads2, .registrations10,
+        .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
         .registrations1000, .traceOff, .traceOn,
     ]
 }

@@ -74,13 +74,14 @@ struct SwinjectScenarios: Suite {
                     for _ in 0..<n { blackHole(resolver.resolver.resolve(ThreadSettings.self)!) }
                 }
             }
-        case .registrations10, .registrations1000:
+        case .registrations10, .registrations1000, .firstResolution:
             let count = scenario == .registrations10 ? 10 : 1000
             let registrationsContainer = Container()
             for register in swinjectRegistrations.prefix(count) { register(registrationsContainer) }
             let resolvers: [() -> AnyObject] = swinjectRegistrationResolvers.prefix(count).map {
                 resolve in { resolve(registrationsContainer) }
             }
+            if scenario == .firstResolution { return measureFirstPass(resolvers) }
             return measureRoundRobin(resolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in
