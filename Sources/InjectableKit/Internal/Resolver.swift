@@ -87,7 +87,8 @@ enum Resolver {
             return value
         }
         return resolveRarely(
-            keyPath, lookup: lookup, generation: generation, token: token, caller: caller)
+            keyPath, lookup: lookup, generation: generation, token: token, caller: caller
+        ) { Injections(token: $0)[keyPath: keyPath] }
     }
 
     /// Resolves what the inlined path does not: a first resolution (checking the overrides,
@@ -97,7 +98,7 @@ enum Resolver {
     @usableFromInline
     static func resolveRarely<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
-        caller: StaticString?
+        caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
@@ -114,7 +115,7 @@ enum Resolver {
         var remembers = false
         if case .unknown = lookup { remembers = true }
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
-        let value = Injections(token: frameToken)[keyPath: keyPath]
+        let value = apply(frameToken)
         let frame = exit()
         if case .layered = lookup, let verification = ThreadState.current.verification {
             verification.built(frame, holdsObject: classInstance(value) != nil)
