@@ -20,6 +20,19 @@ class Cell: @unchecked Sendable {
     }
 }
 
+/// A cell for `value`: one that owns it, or for `object`, the class instance that is its only
+/// reference, one that does not keep the instance alive (see ``UnownedCell``).
+///
+/// A value of a class type gets an ``ObjectCell``, one class for every such type: storing the
+/// first instance of a type then instantiates no generic class (thousands of instructions each,
+/// paid at a key's first resolution).
+func makeCell<Value>(_ value: Value, unownedObject object: AnyObject? = nil) -> Cell {
+    if Value.self is AnyObject.Type {
+        return ObjectCell(unsafeBitCast(value, to: AnyObject.self), owning: object == nil)
+    }
+    return object.map { UnownedCell(value, object: $0) } ?? StrongCell(value)
+}
+
 /// A cell whose value can be read as `Any`, to convert it once into a view of another type.
 protocol AnyValueCell: Cell {
     var anyValue: Any { get }
@@ -69,4 +82,31 @@ final class UnownedCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
 
     /// Call only while the instance is alive.
     var anyValue: Any { value(as: Value.self) }
+}
+
+/// A cell holding a value of a class type: the instance's reference, which a read as that type
+/// loads as it is (one pointer either way). Owning, like ``StrongCell``, or not, like
+/// ``UnownedCell``.
+final class ObjectCell: Cell, AnyValueCell, @unchecked Sendable {
+    // @unchecked: see `Cell`; a cell that does not own its instance is read only while the
+    // instance is alive, as `UnownedCell` is.
+    private let owning: Bool
+
+    init(_ object: AnyObject, owning: Bool) {
+        let slot = UnsafeMutablePointer<AnyObject>.allocate(capacity: 1)
+        slot.initialize(to: object)
+        // Not owning: give back the retain the copy took.
+        if !owning { Unmanaged.passUnretained(object).release() }
+        self.owning = owning
+        super.init(storage: UnsafeMutableRawPointer(slot))
+    }
+
+    deinit {
+        let slot = storage.assumingMemoryBound(to: AnyObject.self)
+        if owning { slot.deinitialize(count: 1) }
+        slot.deallocate()
+    }
+
+    /// For a cell that does not own its instance, call only while the instance is alive.
+    var anyValue: Any { value(as: AnyObject.self) }
 }

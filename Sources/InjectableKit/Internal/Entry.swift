@@ -176,7 +176,7 @@ final class Entry: @unchecked Sendable {
         if wanted == key.type { return true }
         let makeView: (Any, AnyObject?) -> Cell? = { value, instance in
             guard let view = value as? View else { return nil }
-            return instance.map { UnownedCell(view, object: $0) } ?? StrongCell(view)
+            return makeCell(view, unownedObject: instance)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -248,7 +248,7 @@ final class Entry: @unchecked Sendable {
         if holdsOptionals && isNil(value) { return nil }  // nil is never cached
         let instance = holdsWeakly ? classInstance(value) : nil
         if holdsWeakly && instance == nil { return nil }  // a value cannot be held weakly
-        let newCell: Cell = instance.map { UnownedCell(value, object: $0) } ?? StrongCell(value)
+        let newCell = makeCell(value, unownedObject: instance)
         lock.lock()
         guard !retired, epoch == startEpoch else {
             lock.unlock()

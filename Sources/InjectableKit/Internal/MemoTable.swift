@@ -95,9 +95,10 @@ final class MemoTable: @unchecked Sendable {
             if keyPaths[ObjectIdentifier(keyPath)] == nil {
                 // An equal keypath that is another object was made at run time: recording every
                 // such object would grow the table without bound.
-                guard keyPaths.count < Self.limit, !recordedKeys.contains(keyPath) else { return }
+                guard keyPaths.count < Self.limit, recordedKeys.insert(keyPath).inserted else {
+                    return
+                }
                 keyPaths[ObjectIdentifier(keyPath)] = keyPath
-                recordedKeys.insert(keyPath)
                 if keyPaths.count * 2 > table.capacity {
                     table = table.copy(capacity: table.capacity * 2)
                     tables.append(table)

@@ -107,10 +107,13 @@ enum Resolver {
             case .unknown, .observed: OverrideRegistry.shared
             case .entry, .plainGetter, .getter: nil
             }
-        if let registry,
-            let value = resolveOverride(keyPath, in: registry, token: token, caller: caller)
-        {
-            return value
+        if let registry {
+            AutoRegistration.ensure()
+            // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
+            // metadata, made at each type's first resolution.
+            if let override = registry.override(for: keyPath) {
+                return resolve(keyPath, with: override, token: token, caller: caller)
+            }
         }
         var remembers = false
         if case .unknown = lookup { remembers = true }
@@ -126,15 +129,11 @@ enum Resolver {
         return value
     }
 
-    /// The override for `keyPath` in `registry` (and beneath it), resolved with a frame, if
-    /// one is registered.
-    @usableFromInline
-    static func resolveOverride<Value>(
-        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry, token: UInt64,
+    /// Resolves `keyPath` with `override`, its override, in a frame.
+    private static func resolve<Value>(
+        _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>, token: UInt64,
         caller: StaticString?
-    ) -> Value? {
-        AutoRegistration.ensure()
-        guard let override = registry.override(for: keyPath) else { return nil }
+    ) -> Value {
         _ = enter(keyPath, of: Value.self, token: token, caller: caller)
         let thread = ThreadState.current
         thread.frames[thread.frames.count - 1].servedByOverride = true
@@ -280,7 +279,7 @@ enum Resolver {
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
             if let ownerIndex { thread.frames[ownerIndex].built = true }
             let value = make()
-            if !isNil(value) { thread.graph[key] = StrongCell(value) }
+            if !isNil(value) { thread.graph[key] = makeCell(value) }
             return value
         }
 
