@@ -116,6 +116,14 @@ extension Injections {
             }())
     }
     var graphPair: (Node, Node) { (resolve(\.graphNode), resolve(\.graphNode)) }
+    var graphNilInAny: Any {
+        graph(
+            {
+                Counters.graphBuilds.increment()
+                return Int?.none as Any
+            }())
+    }
+    var graphNilInAnyTwice: (Any, Any) { (resolve(\.graphNilInAny), resolve(\.graphNilInAny)) }
 
     // Arguments
     subscript(account id: Int) -> Account {

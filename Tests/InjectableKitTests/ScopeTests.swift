@@ -134,5 +134,11 @@ extension GlobalContainerTests {
             let next = Injections.container.resolve(\.graphPair)
             #expect(next.0 !== pair.0)
         }
+
+        @Test func graphScopeNeverCachesNilEvenInsideAnExistential() {
+            let before = Counters.graphBuilds.count
+            _ = Injections.container.resolve(\.graphNilInAnyTwice)
+            #expect(Counters.graphBuilds.count - before == 2)
+        }
     }
 }

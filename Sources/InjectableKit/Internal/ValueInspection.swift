@@ -15,10 +15,18 @@ extension Optional: OptionalValue {
 // ask cheaper questions first (is it an `Optional`, is it a class), so that only optionals are
 // cast.
 
-/// Whether `value` is `nil` (of any optional depth).
+/// Whether `value` is `nil` (of any optional depth), also inside an existential (`Any`).
 func isNil<Value>(_ value: Value) -> Bool {
-    guard _isOptional(Value.self) else { return false }
-    return (value as? any OptionalValue)?.isNil ?? false
+    if _isOptional(Value.self) { return (value as? any OptionalValue)?.isNil ?? false }
+    if Value.self is AnyObject.Type { return false }
+    // A value of a concrete type that is not `Optional` is not `nil`; an existential holds an
+    // optional when its dynamic type is one (a cast, here only for existentials).
+    let contained = value as Any
+    let dynamicType = type(of: contained)
+    guard ObjectIdentifier(dynamicType) != ObjectIdentifier(Value.self),
+        dynamicType is any OptionalValue.Type
+    else { return false }
+    return (contained as? any OptionalValue)?.isNil ?? false
 }
 
 /// The class instance inside `value`, looking through optionals and existentials, or `nil`
