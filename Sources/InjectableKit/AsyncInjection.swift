@@ -49,10 +49,11 @@
 /// override the async key itself.
 public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
-    /// Until the instance is built, the layer the wrapper was made in. (A scope in that layer
-    /// may hold this wrapper: keeping the layer after that would keep both alive for good.)
     private typealias Construction = Task<Value, any Error>
 
+    /// Until the instance is built, the state keeps the layer the wrapper was made in. (A scope
+    /// in that layer may hold this wrapper: keeping the layer after that would keep both alive
+    /// for good.)
     private enum State {
         case idle(Injections.LocalOverrides?)
         case building(Construction, AsyncBuild, Injections.LocalOverrides?)

@@ -107,6 +107,9 @@ final class ObjectCell: Cell, AnyValueCell, @unchecked Sendable {
         slot.deallocate()
     }
 
+    /// The instance, if the cell owns it.
+    var ownedObject: AnyObject? { owning ? value(as: AnyObject.self) : nil }
+
     /// For a cell that does not own its instance, call only while the instance is alive.
     var anyValue: Any { value(as: AnyObject.self) }
 }

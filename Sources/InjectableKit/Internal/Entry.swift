@@ -15,8 +15,8 @@ final class Entry: @unchecked Sendable {
     /// The type the helper built the instance as (a copy of `key.type`, kept beside the other
     /// fields a read needs).
     @usableFromInline let type: ObjectIdentifier
-    /// A strong entry's instance when `type` is a class type: the cell holds it too, but
-    /// reading it here touches no other cache line.
+    /// The cell's instance when the cell owns a class instance (a strong entry of a class type),
+    /// here too so that reading it touches no other cache line.
     private var strongObject: AnyObject?
     /// The cells' storage, so that reading needs no reference to the cells (no retain).
     private var cellStorage: UnsafeMutableRawPointer?
@@ -35,10 +35,13 @@ final class Entry: @unchecked Sendable {
     let overrideType: ObjectIdentifier?
     let timeToLive: Duration?
 
-    /// The instance, as the type the helper built it as: a `StrongCell`, or for a weak entry an
-    /// `UnownedCell` valid while `object` is alive.
+    /// The instance, as the type the helper built it as (see `makeCell`); for a weak entry a
+    /// cell that does not own it, valid while `object` is alive.
     private var cell: Cell? {
-        didSet { cellStorage = cell?.storage }
+        didSet {
+            cellStorage = cell?.storage
+            strongObject = (cell as? ObjectCell)?.ownedObject
+        }
     }
     /// The same instance as the type of the key that memoised this entry, when that differs
     /// (`var service: any Service { shared(LiveService()) }` builds a `LiveService`).
@@ -257,9 +260,6 @@ final class Entry: @unchecked Sendable {
         let old = (cell, view)
         cell = newCell
         object = instance
-        if !holdsWeakly, Value.self is AnyObject.Type {
-            strongObject = unsafeBitCast(value, to: AnyObject.self)
-        }
         view = makeView?(value, instance)
         if !holdsWeakly, let timeToLive {
             expires = true
@@ -286,7 +286,6 @@ final class Entry: @unchecked Sendable {
         cell = nil
         view = nil
         object = nil
-        strongObject = nil
         expires = false
         epoch &+= 1
         if retire { retired = true }

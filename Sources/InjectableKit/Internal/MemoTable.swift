@@ -57,9 +57,7 @@ final class MemoTable: @unchecked Sendable {
         guard bits != 0 else { return noSlot }
         let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         return table._withUnsafeGuaranteedRef {
-            $0.entryWord(
-                for: UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque()),
-                at: UInt(truncatingIfNeeded: generation))
+            $0.entryWord(for: address(of: keyPath), at: UInt(truncatingIfNeeded: generation))
         }
     }
 
@@ -90,7 +88,7 @@ final class MemoTable: @unchecked Sendable {
             if let entry, kept.insert(ObjectIdentifier(entry)).inserted {
                 keptEntries.append(entry)
             }
-            let key = address(of: keyPath)
+            let key = Self.address(of: keyPath)
             var table = tables[tables.count - 1]
             if keyPaths[ObjectIdentifier(keyPath)] == nil {
                 // An equal keypath that is another object was made at run time: recording every
@@ -111,7 +109,9 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
-    private func address(of keyPath: AnyKeyPath) -> UInt {
+    /// The key of `keyPath`'s slot.
+    @inline(__always)
+    private static func address(of keyPath: AnyKeyPath) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque())
     }
 }
@@ -161,7 +161,7 @@ final class Slots: @unchecked Sendable {
     func entryWord(for key: UInt, at generation: UInt) -> UInt {
         var index = start(key)
         while true {
-            let slot = words + (index &<< 2)  // `width` words a slot
+            let slot = words + index &* Self.width
             let found = slot[0].load(ordering: .acquiring)
             if found == key {
                 guard slot[1].load(ordering: .acquiring) == generation else {

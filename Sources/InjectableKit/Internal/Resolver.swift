@@ -115,15 +115,13 @@ enum Resolver {
                 return resolve(keyPath, with: override, token: token, caller: caller)
             }
         }
-        var remembers = false
-        if case .unknown = lookup { remembers = true }
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = apply(frameToken)
         let frame = exit()
         if case .layered = lookup, let verification = ThreadState.current.verification {
             verification.built(frame, holdsObject: classInstance(value) != nil)
         }
-        if remembers {
+        if case .unknown = lookup {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
         return value
