@@ -176,6 +176,7 @@ private func demoOutput(_ arguments: [String]) throws -> [String] {
         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
 
+/// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
 private func tourOutput(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {

@@ -46,16 +46,8 @@ extension Injections {
 /// Each test runs in its own `withOverrides` layer, and so has its own scope caches: these run
 /// in parallel with each other and with every other suite.
 @Suite struct AsyncInjectionTests {
-    /// A layer with no overrides: its own caches.
-    func isolated<Result>(_ operation: () async throws -> Result) async rethrows -> Result {
-        try await Injections.withOverrides { _ in
-        } operation: {
-            try await operation()
-        }
-    }
-
     @Test func aScopedAsyncKeyBuildsOnceUnderConcurrentFirstAccess() async throws {
-        try await isolated {
+        try await inOwnLayer {
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<40 {
                     group.addTask {
@@ -70,7 +62,7 @@ extension Injections {
     }
 
     @Test func anUnscopedAsyncKeyBuildsOncePerResolution() async {
-        await isolated {
+        await inOwnLayer {
             let injection = Injections.container.resolve(\.uniqueConnection)
             let first = await injection.value()
             let again = await injection.value()
@@ -81,7 +73,7 @@ extension Injections {
     }
 
     @Test func aFailedConstructionReachesEveryWaiterAndIsRetriedOnNextAccess() async {
-        await isolated {
+        await inOwnLayer {
             let results = await withTaskGroup(of: Result<Int, ConnectionError>.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
@@ -104,7 +96,7 @@ extension Injections {
     }
 
     @Test func resettingTheScopeBuildsANewInstance() async throws {
-        try await isolated {
+        try await inOwnLayer {
             let first = try await Injections.container.resolve(\.cachedConnection).value()
             Injections.Scope.cached.reset()
             let second = try await Injections.container.resolve(\.cachedConnection).value()
@@ -139,7 +131,7 @@ extension Injections {
         struct Owner {
             @Injectable(\.cachedConnection) var connection
         }
-        try await isolated {
+        try await inOwnLayer {
             let owner = Owner()
             let direct = try await Injections.container.resolve(\.cachedConnection).value()
             #expect(try await owner.connection.value() === direct)

@@ -2,15 +2,15 @@ import InjectableKit
 import Testing
 
 extension Injections {
-    var contextualGreeting: any Greeting {
+    var contextualGreeting: any LayeredGreeting {
         when(.argument("--injectablekit-never-passed")) { MockGreeting("argument") }
             ?? when(.test) { MockGreeting("test") }
             ?? LiveGreeting()
     }
-    var previewGreeting: any Greeting {
+    var previewGreeting: any LayeredGreeting {
         when(.preview) { MockGreeting("preview") } ?? LiveGreeting()
     }
-    var liveOnlyGreeting: any Greeting { shared(liveOnly(LiveGreeting())) }
+    var liveOnlyGreeting: any LayeredGreeting { shared(liveOnly(LiveGreeting())) }
 }
 
 /// These run under the test runner, so the `test` context is active.

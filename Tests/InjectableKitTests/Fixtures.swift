@@ -15,11 +15,17 @@ protocol Greeting: Sendable {
     var text: String { get }
 }
 
-final class LiveGreeting: Greeting {
+/// The greeting type of the keys that suites running in parallel resolve. A layer falls back
+/// to the global overrides, and serialized suites override `any Greeting` by type there, so a
+/// parallel suite's key of that type could see their mocks; no suite overrides this type
+/// globally.
+protocol LayeredGreeting: Greeting {}
+
+final class LiveGreeting: LayeredGreeting {
     let text = "live"
 }
 
-final class MockGreeting: Greeting {
+final class MockGreeting: LayeredGreeting {
     let text: String
     init(_ text: String = "mock") { self.text = text }
 }
@@ -148,4 +154,23 @@ extension Injections {
     var parent: Parent { shared(Parent()) }
     var optionalParent: Parent? { shared(Parent()) }
     var counterViewModel: CounterViewModel { shared(CounterViewModel()) }
+}
+
+/// Runs `operation` in a new `withOverrides` layer with no overrides: its own scope caches, so
+/// that a test can run in parallel with others.
+func inOwnLayer<Result>(_ operation: () throws -> Result) rethrows -> Result {
+    try Injections.withOverrides { _ in
+    } operation: {
+        try operation()
+    }
+}
+
+/// The async form of `inOwnLayer(_:)`, run in the caller's isolation.
+func inOwnLayer<Result>(
+    isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> Result
+) async rethrows -> Result {
+    try await Injections.withOverrides { _ in
+    } operation: {
+        try await operation()
+    }
 }

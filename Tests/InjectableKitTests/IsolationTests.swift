@@ -34,7 +34,7 @@ extension Injections {
         shared(TallyViewModel(greeting: resolve(\.isolationGreeting)))
     }
     @MainActor var mainActorClock: MainActorClock { cached(MainActorClock()) }
-    var isolationGreeting: any Greeting { LiveGreeting() }
+    var isolationGreeting: any LayeredGreeting { LiveGreeting() }
     var ledger: Ledger { application(Ledger()) }
     @StorageActor var store: Store { cached(Store()) }
     /// A main-actor type reached from any context: built on the main actor, awaited anywhere.
@@ -49,11 +49,10 @@ extension Injections {
 }
 
 /// Each test runs in its own `withOverrides` layer (own overrides and scope caches), so these
-/// run in parallel with every other suite.
+/// run in parallel with every other suite (over keys no serialized suite overrides globally).
 @Suite(.timeLimit(.minutes(1))) struct IsolationTests {
     @MainActor @Test func aMainActorKeyResolvesSynchronouslyOnTheMainActor() {
-        Injections.withOverrides { _ in
-        } operation: {
+        inOwnLayer {
             let screen = TallyScreen()
             #expect(screen.viewModel === Injections.container.resolve(\.tallyViewModel))
             #expect(screen.viewModel.greeting.text == "live")
@@ -79,8 +78,7 @@ extension Injections {
     }
 
     @Test func aMainActorKeyIsResolvedFromOtherContextsByHoppingToTheMainActor() async {
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             let label = await MainActor.run { Injections.container.resolve(\.mainActorClock).label }
             #expect(label == "main clock")
             let awaited = await Task.detached {
@@ -92,8 +90,7 @@ extension Injections {
     }
 
     @Test func anActorRegistrationIsOneInstanceForEveryTask() async {
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             await withTaskGroup(of: Void.self) { group in
                 for entry in 0..<20 {
                     group.addTask { await Injections.container.resolve(\.ledger).append(entry) }
@@ -110,16 +107,14 @@ extension Injections {
             store.items.append(item)
             return store.items.count
         }
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             #expect(await add("a") == 1)
             #expect(await add("b") == 2)
         }
     }
 
     @MainActor @Test func changesYieldsTheCurrentValueThenEachChange() async {
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             let screen = TallyScreen()
             var iterator = screen.$viewModel.changes { "\($0.label) \($0.count)" }
                 .makeAsyncIterator()
@@ -134,8 +129,7 @@ extension Injections {
     }
 
     @MainActor @Test func changesIgnoresPropertiesTheReadDoesNotTouch() async {
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             let screen = TallyScreen()
             let changes = screen.$viewModel.changes { $0.count }
             let (seen, report) = AsyncStream.makeStream(of: Int.self)
@@ -158,8 +152,7 @@ extension Injections {
     }
 
     @MainActor @Test func changesEndsWhenItsTaskIsCancelled() async {
-        await Injections.withOverrides { _ in
-        } operation: {
+        await inOwnLayer {
             let screen = TallyScreen()
             let changes = screen.$viewModel.changes { $0.count }
             let loop = Task { @MainActor in

@@ -3,13 +3,14 @@ import InjectableKit
 import Testing
 
 extension Injections {
-    var layeredGreeting: any Greeting { LiveGreeting() }
+    var layeredGreeting: any LayeredGreeting { LiveGreeting() }
     var layeredConsumer: Consumer { Consumer(greeting: resolve(\.layeredGreeting)) }
     var layeredCached: Service { cached(Service("live cached")) }
 }
 
 /// Task-local overrides: each test runs in its own layer, so these run in parallel with each
-/// other and with every other suite, and never see another's overrides.
+/// other and with every other suite, and never see another's overrides. (A layer falls back to
+/// the global overrides, so their keys are of types no serialized suite overrides.)
 @Suite struct TaskLocalOverrideTests {
     @Test func overridesApplyInsideTheirOperationAndNowhereElse() {
         let inside = Injections.withOverrides {
@@ -26,7 +27,7 @@ extension Injections {
             @Injectable(\.layeredConsumer) var consumer
         }
         Injections.withOverrides {
-            $0.register { MockGreeting("by type") as any Greeting }
+            $0.register { MockGreeting("by type") as any LayeredGreeting }
         } operation: {
             #expect(Injections.container.resolve(\.layeredConsumer).greeting.text == "by type")
             #expect(Owner().consumer.greeting.text == "by type")
@@ -76,19 +77,6 @@ extension Injections {
         }
     }
 
-    @Test func aLayerHasItsOwnScopeCaches() {
-        let global = Injections.container.resolve(\.layeredCached)
-        Injections.withOverrides { _ in
-        } operation: {
-            let inside = Injections.container.resolve(\.layeredCached)
-            #expect(inside !== global)
-            #expect(Injections.container.resolve(\.layeredCached) === inside)
-            Injections.Scope.cached.reset()
-            #expect(Injections.container.resolve(\.layeredCached) !== inside)
-        }
-        #expect(Injections.container.resolve(\.layeredCached) === global)
-    }
-
     @Test func theContainerRegistersIntoTheLayerItRunsIn() {
         Injections.withOverrides { _ in
         } operation: {
@@ -135,6 +123,24 @@ extension Injections {
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(children == Array(repeating: mine, count: 4))
+        }
+    }
+}
+
+extension GlobalContainerTests {
+    /// Compares a layer's cache with the global one, which serialized suites reset.
+    @Suite struct LayerCacheTests {
+        @Test func aLayerHasItsOwnScopeCaches() {
+            let global = Injections.container.resolve(\.layeredCached)
+            Injections.withOverrides { _ in
+            } operation: {
+                let inside = Injections.container.resolve(\.layeredCached)
+                #expect(inside !== global)
+                #expect(Injections.container.resolve(\.layeredCached) === inside)
+                Injections.Scope.cached.reset()
+                #expect(Injections.container.resolve(\.layeredCached) !== inside)
+            }
+            #expect(Injections.container.resolve(\.layeredCached) === global)
         }
     }
 }

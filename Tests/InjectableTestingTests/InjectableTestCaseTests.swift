@@ -11,7 +11,9 @@ final class InjectableTestCaseTests: InjectableTestCase {
         XCTAssertEqual(Injections.container.resolve(\.testingGreeter).greeting, "hello at xctest")
     }
 
-    func testRegistrationsInOneTestStayInIt() {
+    /// Named to run first (XCTest runs a class's tests in name order), so that the tests after
+    /// it would see a registration that leaked.
+    func testARegistrationInOneTestStaysInIt() {
         Injections.container.register(\.testingClock) { FixedClock(now: "changed here") }
         XCTAssertEqual(Injections.container.resolve(\.testingClock).now, "changed here")
     }
