@@ -18,8 +18,10 @@ public enum Tour {
     /// Runs the tour and hands its lines to `output`.
     ///
     /// - Parameters:
-    ///   - mocks: Whether to start with the mocks registered (``Injections/registerMockServices()``);
-    ///     otherwise the tour starts on the live services and shows the mocks second.
+    ///   - mocks: Whether to start on the mocks: registered with
+    ///     ``Injections/registerMockServices()``, or, when the process was launched with
+    ///     `--mocks`, picked by the registrations themselves; otherwise the tour starts on the
+    ///     live services and shows the mocks second.
     ///   - output: Receives the tour's lines, one at a time, without line breaks.
     public static func run(mocks: Bool, output: (String) -> Void) async {
         for line in await lines(mocks: mocks) { output(line) }
@@ -47,7 +49,7 @@ public enum Tour {
         guide.say("Starting on \(mocks ? "mocks (--mocks)" : "live services (try --mocks)").")
 
         showScreens(mocks: mocks, byArgument: mocksByArgument, &guide)
-        swapServices(mocks: mocks, &guide)
+        swapServices(mocks: mocks, byArgument: mocksByArgument, &guide)
         shareViewModel(&guide)
         logIn(&guide)
         openAccounts(&guide)
@@ -74,7 +76,7 @@ public enum Tour {
         guide.show(AccountsScreen().render() + ProfileScreen().render())
     }
 
-    private static func swapServices(mocks: Bool, _ guide: inout Guide) {
+    private static func swapServices(mocks: Bool, byArgument: Bool, _ guide: inout Guide) {
         Injections.container.push()
         if mocks {
             guide.section(
@@ -89,7 +91,12 @@ public enum Tour {
         }
         guide.show(AccountsScreen().render() + ProfileScreen().render())
         Injections.container.pop()
-        guide.say("pop() restores the saved overrides: \(mocks ? "mocks" : "live services") again.")
+        if byArgument {
+            guide.say("pop() drops that override: \\.api's registration picks the mocks again.")
+        } else {
+            guide.say(
+                "pop() restores the saved overrides: \(mocks ? "mocks" : "live services") again.")
+        }
     }
 
     private static func shareViewModel(_ guide: inout Guide) {

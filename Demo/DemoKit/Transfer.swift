@@ -51,18 +51,13 @@ public final class TransferViewModel {
         status = "entered"
     }
 
-    /// Asks the desk for the amount in dollars.
-    public func quote() async {
-        beginQuote()
-        await finishQuote()
-    }
-
-    /// Shows that a quote is on its way: the first half of ``quote()``.
+    /// Shows that a quote is on its way; ``finishQuote()`` fetches it. (Two steps, so that a
+    /// view can show the state in between.)
     public func beginQuote() {
         status = "quoting…"
     }
 
-    /// Asks the desk for the amount in dollars: the second half of ``quote()``.
+    /// Asks the desk for the amount in dollars.
     public func finishQuote() async {
         let cents = await desk.value().dollarCents(for: amountCents)
         quoteCents = cents

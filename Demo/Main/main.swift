@@ -7,7 +7,7 @@ let usage = """
     A guided tour of InjectableKit: a small banking app's screens on live services and on
     mocks, and the lifetime of each scope.
 
-      --mocks   start with the mock services registered
+      --mocks   start on the mock services (the registrations pick them)
       --graph   print the demo's dependency graph (Mermaid) instead of the tour
       --help    show this help
     """
