@@ -25,15 +25,9 @@ enum Resolver {
         case entry(Unmanaged<Entry>)
         /// The task runs inside `Injections.withOverrides`: the memo, which describes the
         /// global registry and caches, does not apply.
-        case layered(OverrideRegistry)
+        case layered
         /// The trace or graph recording is on: resolve with frames, and remember nothing.
         case observed
-
-        /// Whether this is ``plainGetter``, as a condition `_slowPath` can mark.
-        @inlinable
-        var isPlainGetter: Bool {
-            if case .plainGetter = self { true } else { false }
-        }
     }
 
     /// The common path's first step: neither locks, retains nor hashes the keypath.
@@ -59,51 +53,68 @@ enum Resolver {
     /// ``lookup(_:)`` stays a leaf function.
     @inline(never)
     private static func detour() -> Lookup? {
-        if let layer = Layers.current { return .layered(layer) }
+        if Layers.current != nil { return .layered }
         if Diagnostics.active || !ThreadState.current.buildStack.isEmpty { return .observed }
         return nil
     }
 
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
     /// cached instance needs no generic metadata and no dynamic cast.
+    ///
+    /// NB: the inlined code is the same at every call site but for three constants (the keypath
+    /// literal, `Value`'s metadata and the closure that applies the keypath), so that the
+    /// compiler can merge all call sites of one shape into one function and leave a few bytes
+    /// of each behind: with many registrations, each call site's code of its own is a likely
+    /// instruction-cache miss per cache line. A fourth constant stops the merge: hence the
+    /// caller's name only when there is a frame to name (`token` is 0 for `container`), and
+    /// the getter applied out of line, through `apply`, even for a plain getter.
     @inlinable @inline(__always)
     static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
-        // Only the common cases are inlined, so that each call site stays small; the others
-        // (a first resolution, overrides, a build) go through `resolveRarely`.
         let (lookup, generation) = lookup(keyPath)
-        // The entry's read first and marked likely, so that the compiler lays it out as one
-        // straight run of code: with many registrations, each call site's code is a likely
-        // instruction-cache miss, one per cache line its path touches.
         if case .entry(let entry) = lookup {
             let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self) }
             if _fastPath(value != nil) { return value.unsafelyUnwrapped }
-        } else if _slowPath(lookup.isPlainGetter), let thread = enterUnframed() {
-            // Applied here, inlined into the caller, where the compiler sees the keypath
-            // literal and calls its getter directly.
-            let value = Injections(token: 0)[keyPath: keyPath]
-            exitUnframed(thread)
-            return value
         }
+        // The closure is specialised for the keypath literal: it calls the getter directly.
         return resolveRarely(
-            keyPath, lookup: lookup, generation: generation, token: token, caller: caller
+            keyPath, lookup: lookup, generation: generation, token: token,
+            caller: token == 0 ? nil : caller
         ) { Injections(token: $0)[keyPath: keyPath] }
     }
 
-    /// Resolves what the inlined path does not: a first resolution (checking the overrides,
-    /// then remembering what it learned), a resolution in a task-local layer, an entry that
-    /// holds no instance yet, a getter that calls helpers but cannot be served from an entry,
-    /// and a resolution nested too deep to go without a frame.
+    /// Resolves what the inlined path does not: a plain getter (without a frame, while not
+    /// nested too deep), and through ``resolveInFrame`` everything else.
     @usableFromInline
     static func resolveRarely<Value>(
+        _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
+        caller: StaticString?, apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        if case .plainGetter = lookup, let thread = enterUnframed() {
+            let value = apply(0)
+            exitUnframed(thread)
+            return value
+        }
+        return resolveInFrame(
+            keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
+            apply: apply)
+    }
+
+    /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
+    /// remembering what it learned), a resolution in a task-local layer or while observed, an
+    /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
+    /// an entry, and a plain getter nested too deep to go without a frame. Out of line, so that
+    /// a plain getter's path stays short.
+    @inline(never)
+    private static func resolveInFrame<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
-            case .layered(let layer): layer
+            case .layered: Layers.current
             case .unknown, .observed: OverrideRegistry.shared
             case .entry, .plainGetter, .getter: nil
             }
