@@ -18,6 +18,13 @@ final class MemoLeaf: Sendable {}
 /// Counts how often `memoOptionalLeaf`'s getter runs.
 let memoGetterRuns = Counter()
 
+protocol MemoShape: AnyObject, Sendable {}
+// @unchecked: no stored state; not final, so that a key can read it as its subclass's base.
+class MemoBase: @unchecked Sendable {}
+final class MemoDerived: MemoBase, MemoShape, @unchecked Sendable {}  // no stored state
+/// Counts how often the getters of keys that read another key's entry as another type run.
+let memoViewGetterRuns = Counter()
+
 extension Injections {
     /// A class key whose helper caches an optional: served from the entry's view.
     var memoOptionalLeaf: MemoLeaf {
@@ -27,6 +34,26 @@ extension Injections {
     var bumpedCount: Int { cached(5) + 10 }
     var prefixedName: any Named { PrefixedName(base: cached(PlainName())) }
     var accountPair: (Account, Account) { (self[account: 11], self[account: 12]) }
+
+    var memoCachedDerived: MemoDerived { cached(MemoDerived()) }
+    /// The same entry as `memoCachedDerived`, read as a base class (a view of a class type).
+    var memoCachedBase: MemoBase {
+        memoViewGetterRuns.increment()
+        return memoCachedDerived
+    }
+    var memoShapeDerived: MemoDerived { cached(MemoDerived()) }
+    /// The same entry as `memoShapeDerived`, read as an existential (a view of another layout).
+    /// (An entry keeps one view: another key of another type would run its getter each time.)
+    var memoCachedShape: any MemoShape {
+        memoViewGetterRuns.increment()
+        return memoShapeDerived
+    }
+    var memoSharedDerived: MemoDerived { shared(MemoDerived()) }
+    /// A weakly held entry, read as a base class.
+    var memoSharedBase: MemoBase {
+        memoViewGetterRuns.increment()
+        return memoSharedDerived
+    }
 }
 
 /// The memo table lets a resolution skip a registration's getter. These pin the cases where
@@ -50,6 +77,33 @@ extension GlobalContainerTests {
                 #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
             }
             #expect(memoGetterRuns.count == runs)
+        }
+
+        @Test func keysReadingACachedEntryAsAnotherTypeAreServedItsInstance() {
+            let instance = Injections.container.resolve(\.memoCachedDerived)
+            let other = Injections.container.resolve(\.memoShapeDerived)
+            #expect(Injections.container.resolve(\.memoCachedBase) === instance)
+            #expect(Injections.container.resolve(\.memoCachedShape) === other)
+            let runs = memoViewGetterRuns.count
+            for _ in 0..<3 {
+                #expect(Injections.container.resolve(\.memoCachedBase) === instance)
+                #expect(Injections.container.resolve(\.memoCachedShape) === other)
+                #expect(Injections.container.resolve(\.memoCachedDerived) === instance)
+            }
+            #expect(memoViewGetterRuns.count == runs)
+        }
+
+        @Test func aKeyReadingASharedEntryAsItsBaseClassIsServedItWhileItIsHeld() {
+            var held: MemoDerived? = Injections.container.resolve(\.memoSharedDerived)
+            #expect(Injections.container.resolve(\.memoSharedBase) === held)
+            let runs = memoViewGetterRuns.count
+            #expect(Injections.container.resolve(\.memoSharedBase) === held)
+            #expect(memoViewGetterRuns.count == runs)
+            held = nil
+            // Released: the key's next resolution runs its getter, which builds another.
+            let next = Injections.container.resolve(\.memoSharedBase)
+            #expect(memoViewGetterRuns.count == runs + 1)
+            withExtendedLifetime(next) {}
         }
 
         @Test func aSubscriptUsedDirectlyInAnotherRegistrationKeepsItsArguments() {

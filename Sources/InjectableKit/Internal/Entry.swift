@@ -12,9 +12,6 @@ final class Entry: @unchecked Sendable {
     @usableFromInline let holdsWeakly: Bool
     /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
-    /// The type the helper built the instance as (a copy of `key.type`, kept beside the other
-    /// fields a read needs).
-    @usableFromInline let type: ObjectIdentifier
     /// The cell's instance when the cell owns a class instance (a strong entry of a class type),
     /// here too so that reading it touches no other cache line.
     private var strongObject: AnyObject?
@@ -63,7 +60,6 @@ final class Entry: @unchecked Sendable {
         holdsOptionals: Bool, timeToLive: Duration?
     ) {
         self.key = key
-        self.type = key.type
         self.owner = owner
         self.overrideType = overrideType
         self.holdsWeakly = holdsWeakly
@@ -72,15 +68,15 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
-    /// expired, as the entry's own type or as the type of its view.
+    /// expired, as the entry's own type or, if `view`, as the type of its view.
     ///
-    /// Returns the instance's storage, typed as `type`, with the entry locked: copy the value,
-    /// then call ``endRead()``. Not generic, so that the inlined fast path calls it without the
-    /// cost of unspecialised generic code.
+    /// Returns the instance's storage with the entry locked: copy the value, then call
+    /// ``endRead()``. Not generic, so that the inlined fast path calls it without the cost of
+    /// unspecialised generic code.
     @usableFromInline
-    func beginRead(_ type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
+    func beginRead(view: Bool) -> UnsafeMutableRawPointer? {
         lock.lock()
-        let storage = storage(for: type)
+        let storage = storage(view: view)
         // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
         if storage == nil || (expires && hasExpired()) {
             lock.unlock()
@@ -89,10 +85,14 @@ final class Entry: @unchecked Sendable {
         return storage
     }
 
-    /// The storage of the cell that holds the instance as `type`, if any. Call with `lock`
-    /// locked.
-    private func storage(for type: ObjectIdentifier) -> UnsafeMutableRawPointer? {
-        type == self.type ? cellStorage : type == viewType ? viewStorage : nil
+    /// The storage of the cell that holds the instance as the entry's type or, if `view`, as
+    /// its view's type, if any. Call with `lock` locked.
+    ///
+    /// Readers say which one rather than pass a type: the memo knows it for each keypath (a
+    /// view's type never changes once adopted), and a type would need the type's metadata,
+    /// which at a call site merged with others is an indirect call (see `Resolver.resolve`).
+    private func storage(view: Bool) -> UnsafeMutableRawPointer? {
+        view ? viewStorage : cellStorage
     }
 
     @inline(never)
@@ -104,9 +104,9 @@ final class Entry: @unchecked Sendable {
     /// ``beginRead(_:)``, and also returns the instance, which the caller keeps until it has
     /// copied the value.
     @usableFromInline
-    func beginWeakRead(_ type: ObjectIdentifier) -> (UnsafeMutableRawPointer, AnyObject)? {
+    func beginWeakRead(view: Bool) -> (UnsafeMutableRawPointer, AnyObject)? {
         lock.lock()
-        if let storage = storage(for: type), let instance = object {
+        if let storage = storage(view: view), let instance = object {
             return (storage, instance)
         }
         lock.unlock()
@@ -119,40 +119,40 @@ final class Entry: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The class instance the entry holds, if `type` is its type or its view's, and it is
+    /// The class instance the entry holds (as its type or, if `view`, its view's), if it is
     /// alive and not expired: the whole read for a key of a class type, one function for every
     /// such type instead of a generic copy per type, and for a weak entry no retain beyond the
     /// weak load's.
     @usableFromInline
-    func object(_ type: ObjectIdentifier) -> AnyObject? {
+    func object(view: Bool) -> AnyObject? {
         lock.lock()
         defer { lock.unlock() }
         // A view exists only while the instance converts to its type.
-        guard let storage = storage(for: type) else { return nil }
+        guard let storage = storage(view: view) else { return nil }
         if holdsWeakly { return object }
         guard !(expires && hasExpired()) else { return nil }
-        // The cell holds the instance as `type`, a class type: one object reference, the one
-        // in `strongObject`.
+        // The cell holds the instance as a class type: one object reference, the one in
+        // `strongObject`.
         return strongObject ?? storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
 
-    /// The instance held, if there is one (alive, and not expired).
+    /// The instance held, if there is one (alive, and not expired), as the entry's type or, if
+    /// `view`, as its view's type: `Value` must be that type.
     @inlinable
-    func value<Value>(as _: Value.Type) -> Value? {
-        let type = ObjectIdentifier(Value.self)
+    func value<Value>(as _: Value.Type, view: Bool) -> Value? {
         // Decided when the function is specialised: one shared, non-generic read for every
         // class type, instead of a copy of the generic one per type.
-        if Value.self is AnyObject.Type {
-            return object(type).map { unsafeBitCast($0, to: Value.self) }
+        if isObjectReference(Value.self) {
+            return object(view: view).map { unsafeBitCast($0, to: Value.self) }
         }
         if holdsWeakly {
-            guard let (storage, instance) = beginWeakRead(type) else { return nil }
+            guard let (storage, instance) = beginWeakRead(view: view) else { return nil }
             let value = storage.assumingMemoryBound(to: Value.self).pointee
             endRead()
             withExtendedLifetime(instance) {}
             return value
         }
-        guard let storage = beginRead(type) else { return nil }
+        guard let storage = beginRead(view: view) else { return nil }
         let value = storage.assumingMemoryBound(to: Value.self).pointee
         endRead()
         return value
@@ -170,7 +170,7 @@ final class Entry: @unchecked Sendable {
         }
     }
 
-    /// Lets `value(as:)` read the instance as `View` without a cast, converting it once per
+    /// Lets `value(as:view:)` read the instance as `View` without a cast, converting it once per
     /// construction instead. An entry keeps one such view.
     ///
     /// - Returns: Whether the instance can be read as `View`.
@@ -207,11 +207,12 @@ final class Entry: @unchecked Sendable {
     /// A thread that finds another one building waits for it, unless waiting would close a
     /// circle of threads waiting on each other, which only a dependency cycle can make.
     func obtain<Value>(_ make: () -> Value, on thread: ThreadState) -> Value {
-        if let value = value(as: Value.self) { return value }
+        // `Value` is the helper's type, the entry's own.
+        if let value = value(as: Value.self, view: false) { return value }
         let condition = BuildCoordinator.condition
         condition.lock()
         while true {
-            if let value = value(as: Value.self) {
+            if let value = value(as: Value.self, view: false) {
                 condition.unlock()
                 return value
             }

@@ -22,6 +22,9 @@ final class MemoTable: @unchecked Sendable {
 
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
+    /// Set in the entry word of a keypath that reads the entry's view (see `Entry.adoptView`);
+    /// an entry's address, 16-byte aligned, leaves the bit free.
+    static let viewFlag: UInt = 2
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
     /// address is all ones).
     static let noSlot = UInt.max
@@ -49,8 +52,8 @@ final class MemoTable: @unchecked Sendable {
         detours.wrappingSubtract(1, ordering: .relaxed)
     }
 
-    /// The entry word recorded for `keyPath` (an entry's address, ``plainGetter``, or 0 for a
-    /// getter), if its slot was recorded at `generation`; ``noSlot`` otherwise.
+    /// The entry word recorded for `keyPath` (an entry's address, with ``viewFlag`` if the
+    /// keypath reads the entry's view; ``plainGetter``; or 0 for a getter), if its slot was recorded at `generation`; ``noSlot`` otherwise.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         let bits = current.load(ordering: .acquiring)
@@ -79,10 +82,14 @@ final class MemoTable: @unchecked Sendable {
     }
 
     /// Records what the slow path learned about `keyPath`.
-    func remember(_ keyPath: AnyKeyPath, entry: Entry?, plainGetter: Bool, generation: UInt64) {
+    func remember(
+        _ keyPath: AnyKeyPath, entry: Entry?, view: Bool, plainGetter: Bool, generation: UInt64
+    ) {
         let entryWord =
-            entry.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
-            ?? (plainGetter ? Self.plainGetter : 0)
+            entry.map {
+                UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())
+                    | (view ? Self.viewFlag : 0)
+            } ?? (plainGetter ? Self.plainGetter : 0)
         let generationWord = UInt(truncatingIfNeeded: generation)
         lock.withLock {
             if let entry, kept.insert(ObjectIdentifier(entry)).inserted {

@@ -21,8 +21,9 @@ enum Resolver {
         case getter
         /// As `getter`, and the getter calls no scope helper.
         case plainGetter
-        /// No override applies; the entry holds the keypath's instance, when it holds one.
-        case entry(Unmanaged<Entry>)
+        /// No override applies; the entry holds the keypath's instance, when it holds one: as
+        /// its own type, or if `view` as its view's type.
+        case entry(Unmanaged<Entry>, view: Bool)
         /// The task runs inside `Injections.withOverrides`: the memo, which describes the
         /// global registry and caches, does not apply.
         case layered
@@ -43,8 +44,9 @@ enum Resolver {
         case 0: return (.getter, generation)
         case MemoTable.plainGetter: return (.plainGetter, generation)
         case let word:
-            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)
-            return (.entry(entry), generation)
+            let address = word & ~MemoTable.viewFlag
+            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            return (.entry(entry, view: word & MemoTable.viewFlag != 0), generation)
         }
     }
 
@@ -73,8 +75,8 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
     ) -> Value {
         let (lookup, generation) = lookup(keyPath)
-        if case .entry(let entry) = lookup {
-            let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self) }
+        if case .entry(let entry, let view) = lookup {
+            let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self, view: view) }
             if _fastPath(value != nil) { return value.unsafelyUnwrapped }
         }
         // The closure is specialised for the keypath literal: it calls the getter directly.
@@ -249,8 +251,11 @@ enum Resolver {
         {
             entry = helperEntry
         }
+        // The entry's view, if the helper built another type (see `Entry.adoptView`).
+        let view = entry.map { $0.key.type != ObjectIdentifier(Value.self) } ?? false
         MemoTable.shared.remember(
-            keyPath, entry: entry, plainGetter: frame.helperCount == 0, generation: generation)
+            keyPath, entry: entry, view: view, plainGetter: frame.helperCount == 0,
+            generation: generation)
     }
 
     /// A scope helper: the instance `scope` holds for the registration at `site`.

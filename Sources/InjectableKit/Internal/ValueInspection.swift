@@ -15,6 +15,21 @@ extension Optional: OptionalValue {
 // ask cheaper questions first (is it an `Optional`, is it a class), so that only optionals are
 // cast.
 
+/// Whether a `Value` is one class reference: a class instance, or a class existential without
+/// witness tables (`AnyObject`). Where `Value` is known, a constant.
+///
+/// NB: not `Value.self is AnyObject.Type` alone, which compiles to a call of the type's metadata
+/// accessor: code specialised for each class type would differ in that call, so the compiler
+/// could not keep one copy of it for all of them (see `Resolver.resolve`).
+@inlinable @inline(__always)
+func isObjectReference<Value>(_: Value.Type) -> Bool {
+    switch _canBeClass(Value.self) {
+    case 0: false
+    case 1: MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size
+    default: Value.self is AnyObject.Type  // unspecialised code
+    }
+}
+
 /// Whether `value` is `nil` (of any optional depth), also inside an existential (`Any`).
 func isNil<Value>(_ value: Value) -> Bool {
     if _isOptional(Value.self) { return (value as? any OptionalValue)?.isNil ?? false }
