@@ -207,14 +207,26 @@ final class Entry: @unchecked Sendable {
     /// A thread that finds another one building waits for it, unless waiting would close a
     /// circle of threads waiting on each other, which only a dependency cycle can make.
     func obtain<Value>(_ make: () -> Value, on thread: ThreadState) -> Value {
-        // `Value` is the helper's type, the entry's own.
-        if let value = value(as: Value.self, view: false) { return value }
+        // NB: not `withUnsafeTemporaryAllocation`, which needs `Result<Value, Error>`'s metadata.
+        let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        return obtain(make, on: thread, reading: slot)
+    }
+
+    /// ``obtain(_:on:)``, reading a held instance into `slot`.
+    ///
+    /// NB: no `Value?` (`value(as:view:)`) in this unspecialised code: it would need
+    /// `Optional<Value>`'s metadata, made at each type's first resolution.
+    private func obtain<Value>(
+        _ make: () -> Value, on thread: ThreadState, reading slot: UnsafeMutablePointer<Value>
+    ) -> Value {
+        if read(into: slot) { return slot.move() }
         let condition = BuildCoordinator.condition
         condition.lock()
         while true {
-            if let value = value(as: Value.self, view: false) {
+            if read(into: slot) {
                 condition.unlock()
-                return value
+                return slot.move()
             }
             if builder == nil { break }
             if builder === thread {
@@ -242,6 +254,24 @@ final class Entry: @unchecked Sendable {
         condition.unlock()
         withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside the locks
         return value
+    }
+
+    /// Copies the instance held as the entry's own type into `slot`, if there is one (alive,
+    /// and not expired).
+    ///
+    /// - Returns: Whether it did; if not, `slot` is left uninitialised.
+    private func read<Value>(into slot: UnsafeMutablePointer<Value>) -> Bool {
+        if holdsWeakly {
+            guard let (storage, instance) = beginWeakRead(view: false) else { return false }
+            slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
+            endRead()
+            withExtendedLifetime(instance) {}
+            return true
+        }
+        guard let storage = beginRead(view: false) else { return false }
+        slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
+        endRead()
+        return true
     }
 
     /// Stores a newly built instance, unless the entry was cleared or retired since the build
