@@ -101,7 +101,7 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Starts reading the instance a weak entry holds, if it is alive: like
-    /// ``beginRead(_:)``, and also returns the instance, which the caller keeps until it has
+    /// ``beginRead(view:)``, and also returns the instance, which the caller keeps until it has
     /// copied the value.
     @usableFromInline
     func beginWeakRead(view: Bool) -> (UnsafeMutableRawPointer, AnyObject)? {
@@ -113,7 +113,7 @@ final class Entry: @unchecked Sendable {
         return nil
     }
 
-    /// Ends a read started by a successful ``beginRead(_:)`` or ``beginWeakRead(_:)``.
+    /// Ends a read started by a successful ``beginRead(view:)`` or ``beginWeakRead(view:)``.
     @inlinable
     func endRead() {
         lock.unlock()

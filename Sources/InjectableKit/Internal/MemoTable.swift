@@ -53,7 +53,8 @@ final class MemoTable: @unchecked Sendable {
     }
 
     /// The entry word recorded for `keyPath` (an entry's address, with ``viewFlag`` if the
-    /// keypath reads the entry's view; ``plainGetter``; or 0 for a getter), if its slot was recorded at `generation`; ``noSlot`` otherwise.
+    /// keypath reads the entry's view; ``plainGetter``; or 0 for a getter), if its slot was
+    /// recorded at `generation`; ``noSlot`` otherwise.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         let bits = current.load(ordering: .acquiring)
