@@ -27,7 +27,7 @@ class Cell: @unchecked Sendable {
 /// first instance of a type then instantiates no generic class (thousands of instructions each,
 /// paid at a key's first resolution).
 func makeCell<Value>(_ value: Value, unownedObject object: AnyObject? = nil) -> Cell {
-    if Value.self is AnyObject.Type {
+    if isObjectReference(Value.self) {
         return ObjectCell(unsafeBitCast(value, to: AnyObject.self), owning: object == nil)
     }
     return object.map { UnownedCell(value, object: $0) } ?? StrongCell(value)

@@ -145,17 +145,25 @@ final class Entry: @unchecked Sendable {
         if isObjectReference(Value.self) {
             return object(view: view).map { unsafeBitCast($0, to: Value.self) }
         }
+        return withStorage(view: view) { $0.assumingMemoryBound(to: Value.self).pointee }
+    }
+
+    /// Calls `body` with the storage of the instance held (as the entry's type or, if `view`,
+    /// its view's type), with the entry locked and, for a weak entry, the instance kept alive;
+    /// `nil` if there is no instance (alive, and not expired).
+    @inlinable
+    func withStorage<Result>(view: Bool, _ body: (UnsafeMutableRawPointer) -> Result) -> Result? {
         if holdsWeakly {
             guard let (storage, instance) = beginWeakRead(view: view) else { return nil }
-            let value = storage.assumingMemoryBound(to: Value.self).pointee
-            endRead()
-            withExtendedLifetime(instance) {}
-            return value
+            defer {
+                endRead()
+                withExtendedLifetime(instance) {}
+            }
+            return body(storage)
         }
         guard let storage = beginRead(view: view) else { return nil }
-        let value = storage.assumingMemoryBound(to: Value.self).pointee
-        endRead()
-        return value
+        defer { endRead() }
+        return body(storage)
     }
 
     /// Whether `value` is the class instance the entry holds: only then can the memo serve the
@@ -261,17 +269,9 @@ final class Entry: @unchecked Sendable {
     ///
     /// - Returns: Whether it did; if not, `slot` is left uninitialised.
     private func read<Value>(into slot: UnsafeMutablePointer<Value>) -> Bool {
-        if holdsWeakly {
-            guard let (storage, instance) = beginWeakRead(view: false) else { return false }
-            slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
-            endRead()
-            withExtendedLifetime(instance) {}
-            return true
-        }
-        guard let storage = beginRead(view: false) else { return false }
-        slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
-        endRead()
-        return true
+        withStorage(view: false) {
+            slot.initialize(to: $0.assumingMemoryBound(to: Value.self).pointee)
+        } != nil
     }
 
     /// Stores a newly built instance, unless the entry was cleared or retired since the build

@@ -63,13 +63,14 @@ enum Resolver {
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
     /// cached instance needs no generic metadata and no dynamic cast.
     ///
-    /// NB: the inlined code is the same at every call site but for three constants (the keypath
-    /// literal, `Value`'s metadata and the closure that applies the keypath), so that the
-    /// compiler can merge all call sites of one shape into one function and leave a few bytes
-    /// of each behind: with many registrations, each call site's code of its own is a likely
-    /// instruction-cache miss per cache line. A fourth constant stops the merge: hence the
-    /// caller's name only when there is a frame to name (`token` is 0 for `container`), and
-    /// the getter applied out of line, through `apply`, even for a plain getter.
+    /// NB: the inlined code is the same at every call site but for two constants (the keypath
+    /// literal and the closure that applies the keypath), so that the compiler can merge all
+    /// call sites of one shape into one function and leave a few bytes of each behind: with
+    /// many registrations, each call site's code of its own is a likely instruction-cache miss
+    /// per cache line. Four differing constants stop the merge: hence the caller's name only
+    /// when there is a frame to name (`token` is 0 for `container`), the getter applied out of
+    /// line, through `apply`, even for a plain getter, and no use of `Value`'s metadata (see
+    /// `Entry.value(as:view:)`).
     @inlinable @inline(__always)
     static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?

@@ -33,7 +33,7 @@ func isObjectReference<Value>(_: Value.Type) -> Bool {
 /// Whether `value` is `nil` (of any optional depth), also inside an existential (`Any`).
 func isNil<Value>(_ value: Value) -> Bool {
     if _isOptional(Value.self) { return (value as? any OptionalValue)?.isNil ?? false }
-    if Value.self is AnyObject.Type { return false }
+    if isObjectReference(Value.self) { return false }
     // A value of a concrete type that is not `Optional` is not `nil`; an existential holds an
     // optional when its dynamic type is one (a cast, here only for existentials).
     let contained = value as Any
@@ -47,7 +47,7 @@ func isNil<Value>(_ value: Value) -> Bool {
 /// The class instance inside `value`, looking through optionals and existentials, or `nil`
 /// when `value` is a struct, an enum or a tuple, which cannot be held weakly.
 func classInstance<Value>(_ value: Value) -> AnyObject? {
-    if Value.self is AnyObject.Type { return unsafeBitCast(value, to: AnyObject.self) }
+    if isObjectReference(Value.self) { return unsafeBitCast(value, to: AnyObject.self) }
     if _isOptional(Value.self) {
         return (value as? any OptionalValue)?.wrappedAny.flatMap { classInstance($0) }
     }

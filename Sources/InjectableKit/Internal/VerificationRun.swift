@@ -1,12 +1,4 @@
-import Dispatch
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import Foundation
 
 /// One key's check for `Injections.verify`, run on a thread of its own so that a failure that
 /// would stop the process (a cycle) can be reported instead: the thread is then parked for
@@ -55,7 +47,7 @@ final class VerificationRun: @unchecked Sendable {
         _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
         fallbackName: String, timeout: Duration
     ) -> [Injections.VerificationReport.Problem] {
-        startThread { [self] in
+        Thread.detachNewThread { [self] in
             ThreadState.current.verification = self
             let finding = Injections.withOverrides(overrides) { check() }
             ThreadState.current.verification = nil
@@ -127,36 +119,4 @@ final class VerificationRun: @unchecked Sendable {
         return "\(parent.name) (\(parent.scopeName)) holds \(child.name) (\(child.scopeName)), "
             + "\(lifetime), and keeps the one it was built with as long as it lives"
     }
-}
-
-/// Starts a detached thread that runs `body`.
-private func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable {
-        // @unchecked: immutable; handed from the starting thread to the new one.
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let status = pthread_create(
-        &thread, nil,
-        { raw in
-            #if canImport(Darwin)
-                let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            #else
-                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            box.body()
-            return nil
-        }, context)
-    precondition(status == 0, "InjectableKit: pthread_create failed (\(status))")
-    #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-    #else
-        pthread_detach(thread)
-    #endif
 }
