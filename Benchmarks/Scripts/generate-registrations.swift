@@ -70,6 +70,27 @@ let injectableKit = file(
             "let injectableKitRegistrationResolvers: [@Sendable () -> AnyObject]"
         ) { _, type in "resolve\(type)" })
 
+let keyPathFloor = file(
+    [
+        "import InjectableKit",
+        "",
+        "// The keypath floor: each hand-written singleton read, with the registration's keypath",
+        "// literal made and dropped around it, as any keypath-spelled call site does.",
+        "",
+    ]
+        + each { index, type in
+            [
+                "private func keyPathFloor\(type)() -> AnyObject {",
+                "    keepKeyPath(\\Injections.registration\(index))",
+                "    return \(type).shared",
+                "}",
+            ]
+        }
+        + table(
+            "Makes each registration's keypath and reads its singleton, in registration order.",
+            "let keyPathFloorResolvers: [@Sendable () -> AnyObject]"
+        ) { _, type in "keyPathFloor\(type)" })
+
 let swinject = file(
     [
         "import Swinject",
@@ -144,6 +165,7 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 for (name, text) in [
     ("RegistrationTypes", types),
     ("Registrations+InjectableKit", injectableKit),
+    ("Registrations+KeyPathFloor", keyPathFloor),
     ("Registrations+Swinject", swinject),
     ("Registrations+Dependencies", dependencies),
 ] {

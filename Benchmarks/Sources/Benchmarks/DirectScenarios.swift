@@ -3,6 +3,8 @@
 /// - unique, chain, first-after-reset: construct the objects (`ServiceImpl() as any Service`).
 /// - application, cached, override-*, threads-*, registrations-*: read a hand-written
 ///   singleton (`static let shared`); hand-written code has no overrides.
+/// - keypath-floor-*: the same singleton reads as registrations-*, each also making and dropping
+///   its registration's keypath literal (`keepKeyPath`).
 /// - shared: load a `weak var` that something else keeps alive.
 /// - wrapper: initialise the owner with the instance passed in, then read it.
 struct DirectScenarios: Suite {
@@ -57,6 +59,10 @@ struct DirectScenarios: Suite {
                 scenario == .registrations10 ? 10 : 1000
             ).map(nonSendable)
             if scenario == .firstResolution { return measureFirstPass(resolvers) }
+            return measureRoundRobin(resolvers, with: harness)
+        case .keyPathFloor10, .keyPathFloor1000:
+            let resolvers = keyPathFloorResolvers.prefix(scenario == .keyPathFloor10 ? 10 : 1000)
+                .map(nonSendable)
             return measureRoundRobin(resolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in

@@ -8,6 +8,14 @@ import Synchronization
 @_optimize(none)
 func blackHole<T>(_ value: T) {}
 
+/// Takes a keypath the optimiser cannot see used, so that the call site really makes the
+/// literal (`swift_getKeyPath`: its pattern, its cache, a retain) and drops it (a release): what
+/// every call site of an API spelled with keypath literals pays before the library runs. Not
+/// generic, so that the call needs no metadata for the keypath's type.
+@inline(never)
+@_optimize(none)
+func keepKeyPath(_ keyPath: AnyKeyPath) {}
+
 /// How long each measurement runs.
 struct HarnessSettings: Sendable {
     /// Time spent running a benchmark before its samples are taken.

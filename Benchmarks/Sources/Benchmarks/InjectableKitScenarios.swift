@@ -113,6 +113,8 @@ struct InjectableKitScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }
+        case .keyPathFloor10, .keyPathFloor1000:
+            return nil  // direct construction's with keypath literals
         }
     }
 }

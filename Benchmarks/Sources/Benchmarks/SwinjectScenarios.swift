@@ -90,8 +90,8 @@ struct SwinjectScenarios: Suite {
                     blackHole(container.resolve(ResetThing.self)!)
                 }
             }
-        case .traceOff, .traceOn:
-            return nil  // InjectableKit's own diagnostics
+        case .traceOff, .traceOn, .keyPathFloor10, .keyPathFloor1000:
+            return nil  // InjectableKit's own diagnostics; direct construction's keypath floor
         }
     }
 
