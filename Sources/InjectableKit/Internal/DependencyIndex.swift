@@ -23,10 +23,11 @@ final class DependencyIndex: @unchecked Sendable {
         weak var entry: Entry?
     }
 
+    // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     private let lock = Lock()
-    private var byKey: [AnyKeyPath: Dependents] = [:]
-    private var byType: [ObjectIdentifier: Dependents] = [:]
-    private var byEntry: [ObjectIdentifier: Dependents] = [:]
+    @exclusivity(unchecked) private var byKey: [AnyKeyPath: Dependents] = [:]
+    @exclusivity(unchecked) private var byType: [ObjectIdentifier: Dependents] = [:]
+    @exclusivity(unchecked) private var byEntry: [ObjectIdentifier: Dependents] = [:]
 
     /// Records that `dependent`'s instance was built from a resolution of `key`.
     func record(_ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, entry: Entry?) {
@@ -44,6 +45,12 @@ final class DependencyIndex: @unchecked Sendable {
         ofKeys keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [], entries: [Entry]
     ) -> [Entry] {
         lock.withLock {
+            // The common case, nothing was built from what is dropped, allocates nothing.
+            guard
+                keys.contains(where: { byKey[$0] != nil })
+                    || types.contains(where: { byType[$0] != nil })
+                    || entries.contains(where: { byEntry[ObjectIdentifier($0)] != nil })
+            else { return [] }
             var found: [ObjectIdentifier: Entry] = [:]
             var pending: [Entry] = entries
             func add(_ dependents: Dependents?) {

@@ -1,8 +1,12 @@
 /// The instances one scope holds, one entry per registration (and per argument value).
 final class ScopeStorage: @unchecked Sendable {
-    // @unchecked: `entries` is guarded by `lock`.
+    // @unchecked: `entries` and `argumentEntries` are guarded by `lock`.
+    // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
+    // (a thread-local access set lookup on every access) would only add cost.
     private let lock = Lock()
-    private var entries: [EntryKey: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [EntryKey: Entry] = [:]
+    /// How many of `entries` are for argument values (see `reset`).
+    @exclusivity(unchecked) private var argumentEntries = 0
 
     /// The entry for `key`, made by `make` on first use.
     func entry(for key: EntryKey, make: () -> Entry) -> Entry {
@@ -10,6 +14,7 @@ final class ScopeStorage: @unchecked Sendable {
             if let entry = entries[key] { return entry }
             let entry = make()
             entries[key] = entry
+            if key.argument != nil { argumentEntries += 1 }
             return entry
         }
     }
@@ -20,7 +25,10 @@ final class ScopeStorage: @unchecked Sendable {
     func reset() {
         let all = lock.withLock {
             let all = Array(entries.values)
-            entries = entries.filter { $0.key.argument == nil }
+            if argumentEntries > 0 {
+                entries = entries.filter { $0.key.argument == nil }
+                argumentEntries = 0
+            }
             return all
         }
         // Cleared outside `lock`: an instance's deinit may resolve through this scope.
