@@ -1,11 +1,13 @@
 // Generates the 1,000 registrations of the `registrations-10` and `registrations-1000`
-// scenarios, for each library, into Sources/Benchmarks/Generated/.
+// scenarios, for each library, and direct code's reads with keypath literals of the
+// `keypath-literal-*` scenarios, into Sources/Benchmarks/Generated/.
 //
 // Run it from the Benchmarks folder after changing it, and commit what it writes:
 //
 //     swift Scripts/generate-registrations.swift
 //
-// The scenarios use the first 10 (`registrations-10`) or all (`registrations-1000`) of them.
+// The scenarios use the first 10 (`registrations-10`, `keypath-literal-10`) or all
+// (`registrations-1000`, `keypath-literal-1000`) of them.
 
 import Foundation
 
@@ -70,17 +72,18 @@ let injectableKit = file(
             "let injectableKitRegistrationResolvers: [@Sendable () -> AnyObject]"
         ) { _, type in "resolve\(type)" })
 
-let keyPathFloor = file(
+let keyPathLiteral = file(
     [
         "import InjectableKit",
         "",
-        "// The keypath floor: each hand-written singleton read, with the registration's keypath",
-        "// literal made and dropped around it, as any keypath-spelled call site does.",
+        "// Direct code with keypath literals: each hand-written singleton read, with the",
+        "// registration's keypath literal made and dropped around it, as a call site of a",
+        "// keypath-spelled API does.",
         "",
     ]
         + each { index, type in
             [
-                "private func keyPathFloor\(type)() -> AnyObject {",
+                "private func keyPathLiteral\(type)() -> AnyObject {",
                 "    keepKeyPath(\\Injections.registration\(index))",
                 "    return \(type).shared",
                 "}",
@@ -88,8 +91,8 @@ let keyPathFloor = file(
         }
         + table(
             "Makes each registration's keypath and reads its singleton, in registration order.",
-            "let keyPathFloorResolvers: [@Sendable () -> AnyObject]"
-        ) { _, type in "keyPathFloor\(type)" })
+            "let keyPathLiteralResolvers: [@Sendable () -> AnyObject]"
+        ) { _, type in "keyPathLiteral\(type)" })
 
 let swinject = file(
     [
@@ -165,7 +168,7 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 for (name, text) in [
     ("RegistrationTypes", types),
     ("Registrations+InjectableKit", injectableKit),
-    ("Registrations+KeyPathFloor", keyPathFloor),
+    ("Registrations+KeyPathLiteral", keyPathLiteral),
     ("Registrations+Swinject", swinject),
     ("Registrations+Dependencies", dependencies),
 ] {

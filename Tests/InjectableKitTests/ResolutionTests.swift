@@ -43,6 +43,13 @@ extension GlobalContainerTests {
             #expect(Injections.container.resolve(\.[account: 3]) !== first)
         }
 
+        @Test func anArgumentInstanceIsCachedAgainAfterItsScopeIsReset() {
+            _ = Injections.container.resolve(\.[account: 4])
+            Injections.Scope.cached.reset()
+            let rebuilt = Injections.container.resolve(\.[account: 4])
+            #expect(Injections.container.resolve(\.[account: 4]) === rebuilt)
+        }
+
         @Test func directMemberAccessSharesTheScopedInstance() {
             let resolved = Injections.container.resolve(\.cachedService)
             #expect(Injections.container.cachedService === resolved)

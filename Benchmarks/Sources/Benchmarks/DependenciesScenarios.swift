@@ -227,8 +227,8 @@ struct DependenciesScenarios: Suite {
                     blackHole(thing)
                 }
             }
-        case .traceOff, .traceOn, .keyPathFloor10, .keyPathFloor1000:
-            return nil  // InjectableKit's own diagnostics; direct construction's keypath floor
+        case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:
+            return nil  // InjectableKit's diagnostics; direct code with keypath literals
         }
     }
 }

@@ -3,8 +3,8 @@
 /// - unique, chain, first-after-reset: construct the objects (`ServiceImpl() as any Service`).
 /// - application, cached, override-*, threads-*, registrations-*: read a hand-written
 ///   singleton (`static let shared`); hand-written code has no overrides.
-/// - keypath-floor-*: the same singleton reads as registrations-*, each also making and dropping
-///   its registration's keypath literal (`keepKeyPath`).
+/// - keypath-literal-*: the same singleton reads as registrations-*, each also making and
+///   dropping its registration's keypath literal (`keepKeyPath`).
 /// - shared: load a `weak var` that something else keeps alive.
 /// - wrapper: initialise the owner with the instance passed in, then read it.
 struct DirectScenarios: Suite {
@@ -60,9 +60,11 @@ struct DirectScenarios: Suite {
             ).map(nonSendable)
             if scenario == .firstResolution { return measureFirstPass(resolvers) }
             return measureRoundRobin(resolvers, with: harness)
-        case .keyPathFloor10, .keyPathFloor1000:
-            let resolvers = keyPathFloorResolvers.prefix(scenario == .keyPathFloor10 ? 10 : 1000)
-                .map(nonSendable)
+        case .keyPathLiteral10, .keyPathLiteral1000:
+            let resolvers = keyPathLiteralResolvers.prefix(
+                scenario == .keyPathLiteral10 ? 10 : 1000
+            )
+            .map(nonSendable)
             return measureRoundRobin(resolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in

@@ -9,9 +9,9 @@ import Synchronization
 func blackHole<T>(_ value: T) {}
 
 /// Takes a keypath the optimiser cannot see used, so that the call site really makes the
-/// literal (`swift_getKeyPath`: its pattern, its cache, a retain) and drops it (a release): what
-/// every call site of an API spelled with keypath literals pays before the library runs. Not
-/// generic, so that the call needs no metadata for the keypath's type.
+/// literal (`swift_getKeyPath`: its pattern, its cache, a retain) and drops it (a release), as
+/// every call site of an API spelled with keypath literals does. Not generic, so that the call
+/// needs no metadata for the keypath's type.
 @inline(never)
 @_optimize(none)
 func keepKeyPath(_ keyPath: AnyKeyPath) {}

@@ -113,7 +113,7 @@ struct InjectableKitScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }
-        case .keyPathFloor10, .keyPathFloor1000:
+        case .keyPathLiteral10, .keyPathLiteral1000:
             return nil  // direct construction's with keypath literals
         }
     }

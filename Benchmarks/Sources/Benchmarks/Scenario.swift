@@ -25,11 +25,12 @@ enum Scenario: String, CaseIterable, Sendable {
     /// Singleton resolution round-robin over 1,000 registrations.
     case registrations1000 = "registrations-1000"
     /// Direct construction only: `registrations-10`'s singleton reads, each also making and
-    /// dropping its registration's keypath literal. The floor of any API spelled with keypaths.
-    case keyPathFloor10 = "keypath-floor-10"
-    /// The same over 1,000 registrations: how much of `registrations-1000`'s extra cost over
-    /// `registrations-10` the keypath literals alone bring.
-    case keyPathFloor1000 = "keypath-floor-1000"
+    /// dropping its registration's keypath literal, as a call site of a keypath-spelled API does.
+    case keyPathLiteral10 = "keypath-literal-10"
+    /// The same over 1,000 registrations. How much more the literals cost per key with 1,000 keys
+    /// than with 10: (`keypath-literal-1000` − `keypath-literal-10`) − (`registrations-1000` −
+    /// `registrations-10`), both direct.
+    case keyPathLiteral1000 = "keypath-literal-1000"
     /// The first resolution of each of 1,000 singleton registrations in the process: what an
     /// app pays once per key at launch (keypaths, caches and lookups made for the first time).
     /// One pass, so one sample.
@@ -49,7 +50,7 @@ enum Scenario: String, CaseIterable, Sendable {
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
-        .registrations1000, .keyPathFloor10, .keyPathFloor1000, .traceOff, .traceOn,
+        .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .traceOff, .traceOn,
     ]
 }
 

@@ -90,8 +90,8 @@ struct SwinjectScenarios: Suite {
                     blackHole(container.resolve(ResetThing.self)!)
                 }
             }
-        case .traceOff, .traceOn, .keyPathFloor10, .keyPathFloor1000:
-            return nil  // InjectableKit's own diagnostics; direct construction's keypath floor
+        case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:
+            return nil  // InjectableKit's diagnostics; direct code with keypath literals
         }
     }
 
