@@ -95,6 +95,7 @@ extension Injections {
     }
     var sharedOptionalService: Service? { shared(Service("optional") as Service?) }
     var sharedAnyService: Any { shared(Service("any") as Any) }
+    var sharedOptionalInAny: Any { shared(Service("optional in any") as Service? as Any) }
     var sharedGreetingExistential: any Greeting { shared(LiveGreeting() as any Greeting) }
     var sharedValueExistential: Any {
         Counters.valueServices.increment()

@@ -26,6 +26,13 @@ extension GlobalContainerTests {
             #expect(next.name == "shared")
         }
 
+        @Test func sharedInstanceIsFoundInsideAnOptionalInsideAnExistential() {
+            let first = Injections.container.resolve(\.sharedOptionalInAny)
+            let again = Injections.container.resolve(\.sharedOptionalInAny)
+            #expect((first as? Service)?.name == "optional in any")
+            #expect(again as? Service === first as? Service)
+        }
+
         @Test func sharedInstanceIsFoundInsideOptionalsAndExistentials() {
             let optional = Injections.container.resolve(\.sharedOptionalService)
             let any = Injections.container.resolve(\.sharedAnyService)

@@ -34,13 +34,10 @@ func isObjectReference<Value>(_: Value.Type) -> Bool {
 func isNil<Value>(_ value: Value) -> Bool {
     if _isOptional(Value.self) { return (value as? any OptionalValue)?.isNil ?? false }
     if isObjectReference(Value.self) { return false }
-    // A value of a concrete type that is not `Optional` is not `nil`; an existential holds an
-    // optional when its dynamic type is one (a cast, here only for existentials).
+    // A value of a concrete type that is not `Optional` is not `nil`; an existential is when it
+    // holds an optional that is.
     let contained = value as Any
-    let dynamicType = type(of: contained)
-    guard ObjectIdentifier(dynamicType) != ObjectIdentifier(Value.self),
-        dynamicType is any OptionalValue.Type
-    else { return false }
+    guard isOptionalType(type(of: contained)) else { return false }
     return (contained as? any OptionalValue)?.isNil ?? false
 }
 
@@ -55,5 +52,17 @@ func classInstance<Value>(_ value: Value) -> AnyObject? {
     // through existentials; a cast to `AnyObject` needs no conformance lookup.
     let contained = value as Any
     if type(of: contained) is AnyClass { return contained as AnyObject }
+    guard isOptionalType(type(of: contained)) else { return nil }
     return (contained as? any OptionalValue)?.wrappedAny.flatMap { classInstance($0) }
+}
+
+/// Whether `type` is an `Optional`: a check of its metadata's kind, where a cast to
+/// `OptionalValue` would look a conformance up (see above).
+///
+/// NB: opens the metatype, not the value: in generic code an existential `Value` converted to
+/// `Any` is an existential inside an existential, and opening that value gives the inner
+/// existential type, while `type(of:)` gives the dynamic type.
+private func isOptionalType(_ type: any Any.Type) -> Bool {
+    func isOptional<Opened>(_: Opened.Type) -> Bool { _isOptional(Opened.self) }
+    return _openExistential(type, do: isOptional)
 }
