@@ -214,11 +214,7 @@ struct DependenciesScenarios: Suite {
                 }
             }
         case .registrations10, .registrations1000, .firstResolution:
-            let resolvers = dependenciesRegistrationResolvers.prefix(
-                scenario == .registrations10 ? 10 : 1000
-            ).map(nonSendable)
-            if scenario == .firstResolution { return measureFirstPass(resolvers) }
-            return measureRoundRobin(resolvers, with: harness)
+            return measureRegistrations(scenario, dependenciesRegistrationResolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in
                 for _ in 0..<n {

@@ -55,17 +55,9 @@ struct DirectScenarios: Suite {
                 }
             }
         case .registrations10, .registrations1000, .firstResolution:
-            let resolvers = directRegistrationResolvers.prefix(
-                scenario == .registrations10 ? 10 : 1000
-            ).map(nonSendable)
-            if scenario == .firstResolution { return measureFirstPass(resolvers) }
-            return measureRoundRobin(resolvers, with: harness)
+            return measureRegistrations(scenario, directRegistrationResolvers, with: harness)
         case .keyPathLiteral10, .keyPathLiteral1000:
-            let resolvers = keyPathLiteralResolvers.prefix(
-                scenario == .keyPathLiteral10 ? 10 : 1000
-            )
-            .map(nonSendable)
-            return measureRoundRobin(resolvers, with: harness)
+            return measureRegistrations(scenario, keyPathLiteralResolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(ResetThing()) }
@@ -92,6 +84,16 @@ private final class DirectOwner {
 /// "Could not cast value of type '@Sendable () -> AnyObject' to '() -> AnyObject'".)
 func nonSendable(_ resolve: @escaping @Sendable () -> AnyObject) -> () -> AnyObject {
     resolve
+}
+
+/// Measures `scenario`, a registration scenario, with the first `scenario.registrationCount` of
+/// `resolvers`: one first pass for `first-resolution`, round-robin for the others.
+func measureRegistrations(
+    _ scenario: Scenario, _ resolvers: [@Sendable () -> AnyObject], with harness: Harness
+) -> Double {
+    let used = resolvers.prefix(scenario.registrationCount).map(nonSendable)
+    if scenario == .firstResolution { return measureFirstPass(used) }
+    return measureRoundRobin(used, with: harness)
 }
 
 /// Times one call of each of `resolvers`, made when none of them has run before: the cost of a

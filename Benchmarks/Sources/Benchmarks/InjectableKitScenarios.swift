@@ -86,11 +86,7 @@ struct InjectableKitScenarios: Suite {
                 }
             }
         case .registrations10, .registrations1000, .firstResolution:
-            let resolvers = injectableKitRegistrationResolvers.prefix(
-                scenario == .registrations10 ? 10 : 1000
-            ).map(nonSendable)
-            if scenario == .firstResolution { return measureFirstPass(resolvers) }
-            return measureRoundRobin(resolvers, with: harness)
+            return measureRegistrations(scenario, injectableKitRegistrationResolvers, with: harness)
         case .firstAfterReset:
             return harness.measure { n in
                 for _ in 0..<n {
@@ -114,7 +110,7 @@ struct InjectableKitScenarios: Suite {
                 for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }
         case .keyPathLiteral10, .keyPathLiteral1000:
-            return nil  // direct construction's with keypath literals
+            return nil  // direct construction only
         }
     }
 }

@@ -43,10 +43,15 @@ enum Scenario: String, CaseIterable, Sendable {
     /// A singleton resolved while the trace (to a closure that drops each event) is on.
     case traceOn = "trace-on"
 
+    /// How many of the generated registrations a registration scenario uses.
+    var registrationCount: Int {
+        self == .registrations10 || self == .keyPathLiteral10 ? 10 : 1000
+    }
+
     /// The order the scenarios run in. `first-after-reset` runs before the registration
     /// scenarios, so that a reset does not also pay for dropping their 1,000 instances (in
     /// swift-dependencies, whose cache reset drops every key's value). `first-resolution` runs
-    /// before the other two registration scenarios, which resolve the same keys.
+    /// before the other registration scenarios, which resolve the same keys.
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,

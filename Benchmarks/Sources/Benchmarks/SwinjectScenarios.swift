@@ -75,7 +75,7 @@ struct SwinjectScenarios: Suite {
                 }
             }
         case .registrations10, .registrations1000, .firstResolution:
-            let count = scenario == .registrations10 ? 10 : 1000
+            let count = scenario.registrationCount
             let registrationsContainer = Container()
             for register in swinjectRegistrations.prefix(count) { register(registrationsContainer) }
             let resolvers: [() -> AnyObject] = swinjectRegistrationResolvers.prefix(count).map {

@@ -43,8 +43,8 @@ struct Site: Hashable, Sendable {
         guard function.hasPointerRepresentation, function.utf8CodeUnitCount >= 10 else {
             return false
         }
-        // NB: memcmp, not `elementsEqual` over a `String.UTF8View`, which costs a first
-        // resolution about 100 instructions.
+        // NB: memcmp, not `elementsEqual` over a `String.UTF8View`, which costs every helper call
+        // that reaches its entry about 100 instructions.
         return memcmp(function.utf8Start, Self.subscriptPrefix.utf8Start, 10) == 0
     }
 
