@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 
 /// One cached instance of one registration in one scope, and the state of its construction.
+///
+/// Its states and the rules for moving between them are in `Internal/README.md`.
 @usableFromInline
 final class Entry: @unchecked Sendable {
-    // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`; `builder` is
-    // guarded by `BuildCoordinator.condition`; the `let`s are immutable.
+    // @unchecked: the stored instance, its expiry, epoch and `retired` are guarded by `lock`;
+    // `builder` (and setting `retired`) by `BuildCoordinator.condition`; the `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
@@ -23,10 +26,10 @@ final class Entry: @unchecked Sendable {
     private var viewStorage: UnsafeMutableRawPointer?
 
     let key: EntryKey
+    /// The entry's identity for dependency edges: unlike its address, never reused.
+    let serial: UInt64
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    /// Whether the type is an `Optional`, whose `nil` is never stored.
-    let holdsOptionals: Bool
     /// For an entry made by an override's factory, the type of the key the override served,
     /// so that changing a type override drops it.
     let overrideType: ObjectIdentifier?
@@ -57,15 +60,17 @@ final class Entry: @unchecked Sendable {
 
     init(
         key: EntryKey, owner: AnyKeyPath?, overrideType: ObjectIdentifier?, holdsWeakly: Bool,
-        holdsOptionals: Bool, timeToLive: Duration?
+        timeToLive: Duration?
     ) {
         self.key = key
+        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         self.owner = owner
         self.overrideType = overrideType
         self.holdsWeakly = holdsWeakly
-        self.holdsOptionals = holdsOptionals
         self.timeToLive = timeToLive
     }
+
+    private static let serials = Atomic<UInt64>(0)
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
     /// expired, as the entry's own type or, if `view`, as the type of its view.
@@ -213,28 +218,35 @@ final class Entry: @unchecked Sendable {
     /// The instance, built by `make` if there is none; built once however many threads ask.
     ///
     /// A thread that finds another one building waits for it, unless waiting would close a
-    /// circle of threads waiting on each other, which only a dependency cycle can make.
-    func obtain<Value>(_ make: () -> Value, on thread: ThreadState) -> Value {
+    /// circle of threads waiting on each other, which only a dependency cycle can make. A build
+    /// that the entry is cleared during (an override or reset changed what it was built from)
+    /// is built again by the same thread, and its waiters wait for that build.
+    ///
+    /// - Returns: `nil` if the entry was retired (its scope reset) before this thread could
+    ///   build; the caller asks its scope for the entry that replaced it.
+    func obtain<Value>(_ make: () -> Value, on thread: ThreadState) -> Value? {
         // NB: not `withUnsafeTemporaryAllocation`, which needs `Result<Value, Error>`'s metadata.
         let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { slot.deallocate() }
-        return obtain(make, on: thread, reading: slot)
+        return obtain(make, on: thread, reading: slot) ? slot.move() : nil
     }
 
-    /// ``obtain(_:on:)``, reading a held instance into `slot`.
+    /// ``obtain(_:on:)``, leaving the instance in `slot`.
     ///
     /// NB: no `Value?` (`value(as:view:)`) in this unspecialised code: it would need
     /// `Optional<Value>`'s metadata, made at each type's first resolution.
+    ///
+    /// - Returns: Whether `slot` holds the instance (false: the entry is retired).
     private func obtain<Value>(
         _ make: () -> Value, on thread: ThreadState, reading slot: UnsafeMutablePointer<Value>
-    ) -> Value {
-        if read(into: slot) { return slot.move() }
+    ) -> Bool {
+        if read(into: slot) { return true }
         let condition = BuildCoordinator.condition
         condition.lock()
         while true {
             if read(into: slot) {
                 condition.unlock()
-                return slot.move()
+                return true
             }
             if builder == nil { break }
             if builder === thread {
@@ -249,19 +261,33 @@ final class Entry: @unchecked Sendable {
             condition.wait()
             thread.waitingFor = nil
         }
+        if lock.withLock({ retired }) {
+            condition.unlock()
+            return false
+        }
         builder = thread
-        let startEpoch = lock.withLock { epoch }
         condition.unlock()
 
-        let value = make()
-
-        condition.lock()
-        let replaced = store(value, ifEpoch: startEpoch)
-        builder = nil
-        condition.broadcast()
-        condition.unlock()
-        withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside the locks
-        return value
+        while true {
+            let startEpoch = lock.withLock { epoch }
+            let value = make()
+            let prepared = prepare(value)
+            condition.lock()
+            let (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            if outcome == .cleared {
+                // Cleared while building: what it was built from changed. Build again,
+                // still the builder, so that the waiters get the new build's instance.
+                condition.unlock()
+                withExtendedLifetime(value) {}
+                continue
+            }
+            builder = nil
+            condition.broadcast()
+            condition.unlock()
+            withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside locks
+            slot.initialize(to: value)
+            return true
+        }
     }
 
     /// Copies the instance held as the entry's own type into `slot`, if there is one (alive,
@@ -274,44 +300,90 @@ final class Entry: @unchecked Sendable {
         } != nil
     }
 
-    /// Stores a newly built instance, unless the entry was cleared or retired since the build
-    /// started.
-    ///
-    /// - Returns: The cells it replaced, for the caller to release once it holds no lock.
-    private func store<Value>(_ value: Value, ifEpoch startEpoch: UInt64) -> Detached {
-        if holdsOptionals && isNil(value) { return nil }  // nil is never cached
+    /// What became of a newly built instance.
+    enum StoreOutcome {
+        case stored
+        /// Not kept, by rule: `nil`, or a value in a weak entry.
+        case notKept
+        /// The entry was cleared since the build started: the instance may be stale.
+        case cleared
+    }
+
+    /// A newly built instance, made ready to store: its cells, made outside every lock, since
+    /// making them may cast.
+    struct Prepared {
+        let cell: Cell
+        let object: AnyObject?
+        let view: Cell?
+        let hadViewMaker: Bool
+    }
+
+    /// Makes `value`'s cells, or `nil` if the entry does not keep it (`nil` is never cached, in
+    /// any scope, and a value cannot be held weakly). Call with no lock held.
+    private func prepare<Value>(_ value: Value) -> Prepared? {
+        if isNil(value) { return nil }
         let instance = holdsWeakly ? classInstance(value) : nil
-        if holdsWeakly && instance == nil { return nil }  // a value cannot be held weakly
-        let newCell = makeCell(value, unownedObject: instance)
+        if holdsWeakly && instance == nil { return nil }
+        let maker = lock.withLock { makeView }
+        return Prepared(
+            cell: makeCell(value, unownedObject: instance), object: instance,
+            view: maker?(value, instance), hadViewMaker: maker != nil)
+    }
+
+    /// Stores a newly built instance, unless the entry was cleared since the build started.
+    ///
+    /// - Returns: What became of it, and the cells it replaced, for the caller to release once
+    ///   it holds no lock.
+    private func store<Value>(_ value: Value, _ prepared: Prepared?, ifEpoch startEpoch: UInt64)
+        -> (StoreOutcome, Detached)
+    {
         lock.lock()
-        guard !retired, epoch == startEpoch else {
-            lock.unlock()
-            return nil
-        }
+        defer { lock.unlock() }
+        assert(!retired, "a building entry is never retired")
+        // Whether the instance is current is asked first: a stale `nil` is built again too.
+        guard epoch == startEpoch else { return (.cleared, nil) }
+        guard let prepared else { return (.notKept, nil) }
         let old = (cell, view)
-        cell = newCell
-        object = instance
-        view = makeView?(value, instance)
+        cell = prepared.cell
+        object = prepared.object
+        // A view adopted since `prepare` (once per entry, at a key's first resolution).
+        view = prepared.hadViewMaker ? prepared.view : makeView?(value, prepared.object)
         if !holdsWeakly, let timeToLive {
             expires = true
             expiry = ContinuousClock.now.advanced(by: timeToLive)
         }
-        lock.unlock()
-        return old
+        return (.stored, old)
     }
 
-    /// Drops the instance; a retired entry never holds one again.
-    func clear(retire: Bool = false) {
-        let old = detach(retire: retire)
+    /// Drops the instance.
+    func clear() {
+        let old = detach()
         withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
+    }
+
+    /// Retires the entry unless a thread is building its instance: it never holds one again,
+    /// and its scope forgets it. Call with `BuildCoordinator.condition` locked.
+    ///
+    /// - Returns: Whether it retired the entry.
+    func retireIfIdle() -> Bool {
+        guard builder == nil else { return false }
+        lock.withLock { retired = true }
+        return true
+    }
+
+    /// Whether the entry is idle and holds nothing alive: a weak entry whose instance is gone.
+    /// Call with `BuildCoordinator.condition` locked.
+    var isIdleAndEmpty: Bool {
+        builder == nil && lock.withLock { holdsWeakly ? object == nil : cell == nil }
     }
 
     /// The cells an entry held, handed back so that their instances are released where no
     /// lock is held (an instance's deinit may use the container).
     typealias Detached = (Cell?, Cell?)?
 
-    /// Drops the instance like ``clear(retire:)``, but hands it back instead of releasing it.
-    func detach(retire: Bool = false) -> Detached {
+    /// Drops the instance like ``clear()``, but hands it back instead of releasing it. What the
+    /// instance was built from is forgotten with it (see `DependencyIndex`).
+    func detach() -> Detached {
         lock.lock()
         let old = (cell, view)
         cell = nil
@@ -319,8 +391,8 @@ final class Entry: @unchecked Sendable {
         object = nil
         expires = false
         epoch &+= 1
-        if retire { retired = true }
         lock.unlock()
+        DependencyIndex.shared.forget(serial, asSource: false)
         return old
     }
 }

@@ -1,30 +1,28 @@
+import Foundation
 import Synchronization
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// A small non-recursive lock, stored inline in the object whose state it guards, for critical
-/// sections of a few dozen instructions that never run user code.
+/// A small non-recursive blocking lock, stored inline in the object whose state it guards, for
+/// critical sections of a few dozen instructions that never run user code.
 ///
 /// `Synchronization.Mutex` owns the state it protects and hands it out as `sending`, which does
 /// not fit state that holds non-`Sendable` user instances; this lock guards state kept beside it.
-/// On Darwin it is `os_unfair_lock` (through `Mutex<Void>`). Elsewhere it is a compare-and-swap
-/// on an atomic word, yielding the processor while contended: about a third of the cost of a
-/// `pthread_mutex` pair on the resolution fast path.
+/// On Darwin it is `os_unfair_lock` (through `Mutex<Void>`). Elsewhere it is a three-state word
+/// (free, held, held with sleepers): taking a free lock is one compare-and-swap, and a thread
+/// that finds it held spins briefly, then sleeps until the holder wakes it.
 /// NB: not `Mutex<Void>` on Linux, whose contended path hands the lock over through a futex
 /// inside the uninstrumented Synchronization library, so ThreadSanitizer reports false races
-/// between the critical sections it orders.
+/// between the critical sections it orders. Here the hand-over is the word's acquire and
+/// release, which ThreadSanitizer sees; sleeping goes through a pthread condition it also sees.
 @usableFromInline
 struct Lock: ~Copyable, Sendable {
     #if canImport(Darwin)
         @usableFromInline let mutex = Mutex(())
     #else
-        @usableFromInline let locked = Atomic<Bool>(false)
+        /// `free`, `held` or `contended` (held, and a thread may be asleep waiting for it).
+        @usableFromInline let state = Atomic<UInt32>(Lock.free)
+        @usableFromInline static var free: UInt32 { 0 }
+        @usableFromInline static var held: UInt32 { 1 }
+        @usableFromInline static var contended: UInt32 { 2 }
     #endif
 
     @inline(__always)
@@ -32,11 +30,11 @@ struct Lock: ~Copyable, Sendable {
         #if canImport(Darwin)
             mutex._unsafeLock()
         #else
-            while !locked.compareExchange(
-                expected: false, desired: true, successOrdering: .acquiring,
+            if !state.compareExchange(
+                expected: Lock.free, desired: Lock.held, successOrdering: .acquiring,
                 failureOrdering: .relaxed
             ).exchanged {
-                sched_yield()
+                lockContended()
             }
         #endif
     }
@@ -46,7 +44,10 @@ struct Lock: ~Copyable, Sendable {
         #if canImport(Darwin)
             mutex._unsafeUnlock()
         #else
-            locked.store(false, ordering: .releasing)
+            // An exchange rather than a store: the old state says whether anyone sleeps.
+            if state.exchange(Lock.free, ordering: .releasing) == Lock.contended {
+                Lock.wakeSleepers()
+            }
         #endif
     }
 
@@ -56,4 +57,42 @@ struct Lock: ~Copyable, Sendable {
         defer { unlock() }
         return try body()
     }
+
+    #if !canImport(Darwin)
+        /// Sleeping threads of every lock wait on this one condition: contention on these short
+        /// critical sections is rare, so one condition costs less than one per lock, and a
+        /// woken thread that finds its lock still held simply sleeps again.
+        private static let sleepers = NSCondition()
+
+        @inline(never)
+        private func lockContended() {
+            for _ in 0..<64 {
+                if state.load(ordering: .relaxed) == Lock.free,
+                    state.compareExchange(
+                        expected: Lock.free, desired: Lock.held, successOrdering: .acquiring,
+                        failureOrdering: .relaxed
+                    ).exchanged
+                {
+                    return
+                }
+            }
+            // Marked contended before sleeping, so that the holder's unlock wakes us. A thread
+            // that takes the lock this way leaves it marked contended: its unlock may wake
+            // sleepers that are not there, which costs time but never correctness.
+            while state.exchange(Lock.contended, ordering: .acquiring) != Lock.free {
+                Lock.sleepers.lock()
+                // Checked under the condition's mutex, which the unlocking thread takes before
+                // it broadcasts: either we see the lock freed, or we are asleep when it wakes us.
+                if state.load(ordering: .relaxed) == Lock.contended { Lock.sleepers.wait() }
+                Lock.sleepers.unlock()
+            }
+        }
+
+        @usableFromInline @inline(never)
+        static func wakeSleepers() {
+            sleepers.lock()
+            sleepers.broadcast()
+            sleepers.unlock()
+        }
+    #endif
 }

@@ -1,24 +1,31 @@
 import Synchronization
 
-/// What resolution remembers about one keypath object, read on the common path of every
-/// resolution without a lock, a retain or a hash of the keypath.
+/// What resolution remembers about each key, read on the common path of every resolution
+/// without a lock, a retain or a hash of the keypath.
 ///
-/// A table from keypath object address to a slot: the override generation at which no override
-/// applied to the keypath, and either the scope entry that holds its instance or, for a unique
-/// registration, whether its getter calls no scope helper at all (a plain getter). A slot is a
-/// few words in one array, so a lookup touches one cache line.
+/// A key is a keypath *value*; Swift hands the same key to different call sites as different
+/// objects (one per literal per LLVM module: per file in an optimised build, per module in any
+/// build). So the table has two levels (see `Internal/README.md`):
+/// - a record per key, found by the keypath's value (hashed, under `lock`, once per object):
+///   the generation at which no override applied to the key, and its entry word (the scope
+///   entry that holds its instance, or whether its getter is plain);
+/// - a slot per keypath object, found by the object's address without a lock: a copy of its
+///   record's generation and entry word. Remembering a key writes every slot of its record, so
+///   that every call site of the key takes the common path after its own first resolution.
 ///
 /// Slots are never removed and tables never shrink; a table that fills up is copied into one
 /// twice its size, and the old one is kept (readers may still be in it; its slots go stale,
-/// which sends those readers down the slow path). Keypaths made at run time with arguments are
-/// new objects each time, so a keypath equal to one already recorded is not recorded again,
-/// and the table stops growing at `limit` keypaths.
+/// which sends those readers down the slow path). Every object that has a slot is kept alive,
+/// so that its address is never reused by another keypath while the slot exists.
+///
+/// Keypaths with arguments are made anew at each resolution, equal objects with new
+/// addresses, so the table is bounded: at most `keyLimit` objects for one key, and `limit` in
+/// all. An object past either bound resolves correctly on the slow path.
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
     // NB: the state the common path reads is in static atomics, which the compiler initialises
     // statically: reading them needs no `swift_once` (which `shared` does).
-    static let shared = MemoTable()
-    static let limit = 1 << 16
+    static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
@@ -37,7 +44,7 @@ final class MemoTable: @unchecked Sendable {
     /// instances being built (whose dependencies are recorded). While there are none, the
     /// common path reads no thread-local or task-local state.
     private static let detours = Atomic<Int>(0)
-    /// The address of the current `Slots`, 0 until the first slot is made.
+    /// The address of the shared table's current `Slots`.
     private static let current = Atomic<UInt>(0)
 
     /// Whether any reason to step off the common path exists (see `detours`).
@@ -49,7 +56,8 @@ final class MemoTable: @unchecked Sendable {
     }
 
     static func endDetour() {
-        detours.wrappingSubtract(1, ordering: .relaxed)
+        let before = detours.wrappingSubtract(1, ordering: .relaxed).oldValue
+        assert(before > 0, "InjectableKit: more detours ended than began")
     }
 
     /// The entry word recorded for `keyPath` (an entry's address, with ``viewFlag`` if the
@@ -65,24 +73,65 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
+    /// One key: every keypath object equal to it that has a slot, and what was last remembered.
+    private final class KeyRecord {
+        var objects: [AnyKeyPath] = []
+        var generation: UInt = 0
+        var entryWord: UInt = 0
+    }
+
+    /// How many keypath objects the table gives slots to, in all and for one key.
+    let limit: Int
+    let keyLimit: Int
+    private let isShared: Bool
+    /// A table of its own, for a table that is not `shared` (tests).
+    private let ownCurrent = Atomic<UInt>(0)
     private let lock = Lock()
     private var tables: [Slots]
-    /// The keypaths recorded, kept alive so that their addresses, the table's keys, are not
-    /// reused; and every entry a slot has pointed to, kept alive so that readers, who do not
-    /// retain what they read, never see a freed one.
-    private var keyPaths: [ObjectIdentifier: AnyKeyPath] = [:]
-    private var recordedKeys: Set<AnyKeyPath> = []
+    /// Keys by value; each record keeps its keypath objects alive (see above).
+    private var records: [AnyKeyPath: KeyRecord] = [:]
+    private var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
+    private var objectCount = 0
+    /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
+    /// they read, never see a freed one.
     private var kept: Set<ObjectIdentifier> = []
     private var keptEntries: [Entry] = []
 
-    private init() {
-        let first = Slots(capacity: 64)
-        tables = [first]
-        Self.current.store(
-            UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()), ordering: .releasing)
+    init(limit: Int, keyLimit: Int, isShared: Bool = false) {
+        self.limit = limit
+        self.keyLimit = keyLimit
+        self.isShared = isShared
+        tables = []
+        publish(Slots(capacity: 64))
     }
 
-    /// Records what the slow path learned about `keyPath`.
+    private func publish(_ table: Slots) {
+        tables.append(table)
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
+        if isShared {
+            Self.current.store(bits, ordering: .releasing)
+        } else {
+            ownCurrent.store(bits, ordering: .releasing)
+        }
+    }
+
+    /// ``entryWord(for:at:)`` of this table, for a table that is not `shared` (tests).
+    func ownEntryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
+        precondition(!isShared)
+        let table = Unmanaged<Slots>.fromOpaque(
+            UnsafeRawPointer(bitPattern: ownCurrent.load(ordering: .acquiring))!)
+        return table._withUnsafeGuaranteedRef {
+            $0.entryWord(
+                for: Self.address(of: keyPath), at: UInt(truncatingIfNeeded: generation))
+        }
+    }
+
+    /// How many keypath objects have slots, and how many keys they stand for.
+    var counts: (objects: Int, keys: Int) {
+        lock.withLock { (objectCount, records.count) }
+    }
+
+    /// Records what the slow path learned about `keyPath`'s key, for every call site of it.
     func remember(
         _ keyPath: AnyKeyPath, entry: Entry?, view: Bool, plainGetter: Bool, generation: UInt64
     ) {
@@ -93,28 +142,57 @@ final class MemoTable: @unchecked Sendable {
             } ?? (plainGetter ? Self.plainGetter : 0)
         let generationWord = UInt(truncatingIfNeeded: generation)
         lock.withLock {
+            guard let record = record(for: keyPath) else { return }
+            // A resolution that started before a newer one remembered may finish after it.
+            guard generationWord &- record.generation < UInt.max / 2 else { return }
             if let entry, kept.insert(ObjectIdentifier(entry)).inserted {
                 keptEntries.append(entry)
             }
-            let key = Self.address(of: keyPath)
-            var table = tables[tables.count - 1]
-            if keyPaths[ObjectIdentifier(keyPath)] == nil {
-                // An equal keypath that is another object was made at run time: recording every
-                // such object would grow the table without bound.
-                guard keyPaths.count < Self.limit, recordedKeys.insert(keyPath).inserted else {
-                    return
-                }
-                keyPaths[ObjectIdentifier(keyPath)] = keyPath
-                if keyPaths.count * 2 > table.capacity {
-                    table = table.copy(capacity: table.capacity * 2)
-                    tables.append(table)
-                    Self.current.store(
-                        UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()),
-                        ordering: .releasing)
-                }
+            record.generation = generationWord
+            record.entryWord = entryWord
+            let table = tables[tables.count - 1]
+            for object in record.objects {
+                table.store(Self.address(of: object), generation: generationWord, entry: entryWord)
             }
-            table.store(key, generation: generationWord, entry: entryWord)
+            checkInvariants(record)
         }
+    }
+
+    /// The record of `keyPath`'s key, giving the object a slot if it has none and the bounds
+    /// allow; `nil` if they do not. Call with `lock` locked.
+    private func record(for keyPath: AnyKeyPath) -> KeyRecord? {
+        if let record = recordsByObject[ObjectIdentifier(keyPath)] { return record }
+        guard objectCount < limit else { return nil }
+        let record = records[keyPath] ?? KeyRecord()
+        guard record.objects.count < keyLimit else { return nil }
+        if record.objects.isEmpty { records[keyPath] = record }
+        record.objects.append(keyPath)
+        recordsByObject[ObjectIdentifier(keyPath)] = record
+        objectCount += 1
+        if objectCount * 2 > tables[tables.count - 1].capacity {
+            publish(tables[tables.count - 1].copy(capacity: tables[tables.count - 1].capacity * 2))
+        }
+        // A new object of a key already remembered starts where the key's other objects are.
+        if record.generation != 0 {
+            tables[tables.count - 1].store(
+                Self.address(of: keyPath), generation: record.generation, entry: record.entryWord)
+        }
+        return record
+    }
+
+    /// Debug builds check that every object of `record` has a slot saying what the record says.
+    private func checkInvariants(_ record: KeyRecord) {
+        #if DEBUG
+            let table = tables[tables.count - 1]
+            for object in record.objects {
+                assert(recordsByObject[ObjectIdentifier(object)] === record)
+                assert(records[object] === record, "an object's record is its value's record")
+                assert(
+                    table.entryWord(for: Self.address(of: object), at: record.generation)
+                        == record.entryWord, "every slot of a key says what its record says")
+            }
+            assert(objectCount <= limit && record.objects.count <= keyLimit)
+        #endif
     }
 
     /// The key of `keyPath`'s slot.
@@ -137,6 +215,11 @@ final class Slots: @unchecked Sendable {
     private let words: UnsafeMutablePointer<Atomic<UInt>>
 
     private static let width = 4
+    /// 2^bits / φ, for the word's width (a 64-bit literal would not compile as a 32-bit `UInt`).
+    private static let fibonacci =
+        UInt.bitWidth == 64
+        ? UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+        : UInt(truncatingIfNeeded: 0x9E37_79B9 as UInt64)
 
     init(capacity: Int) {
         precondition(capacity > 1 && capacity & (capacity - 1) == 0, "a power of two")
@@ -160,7 +243,7 @@ final class Slots: @unchecked Sendable {
     @inline(__always)
     private func start(_ key: UInt) -> Int {
         // Fibonacci hashing: the product's high bits depend on all of the address's bits.
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+        Int(truncatingIfNeeded: (key &* Self.fibonacci) &>> shift)
     }
 
     /// The entry word of `key`'s slot if the slot's generation is `generation`, otherwise

@@ -77,7 +77,7 @@ final class OverrideRegistry: @unchecked Sendable {
         if isLayer { MemoTable.endDetour() }
     }
 
-    var isEmpty: Bool { emptyFlag.load(ordering: .acquiring) }
+    var isEmpty: Bool { emptyFlag.load(ordering: .sequentiallyConsistent) }
 
     /// The override for `keyPath`: by key, then by type, here and then beneath.
     func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>? {
@@ -154,6 +154,10 @@ final class OverrideRegistry: @unchecked Sendable {
         lock.withLock {
             let before = current
             update(&current)
+            // Published before the dependency search: a build that asked for an affected key
+            // either recorded its edge before the search (and is found), or looks the key up
+            // after this store (and sees the change). See `DependencyIndex`.
+            emptyFlag.store(current.isEmpty, ordering: .sequentiallyConsistent)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
                 var dropped: [Entry] = []
@@ -171,7 +175,6 @@ final class OverrideRegistry: @unchecked Sendable {
                     ofKeys: affected.keys, types: affected.types, entries: dropped)
                 released.append(dependents.map { $0.detach() })
             }
-            emptyFlag.store(current.isEmpty, ordering: .releasing)
             // Memo slots describe the global registry; a layer's resolutions never use them.
             if !isLayer { invalidateMemos() }
             released.append(before)

@@ -114,6 +114,12 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
+        // A build records what it asks for before looking it up: a change the lookup misses
+        // then finds the edge, and has the build run again (see `DependencyIndex`).
+        if MemoTable.hasDetours, let building = ThreadState.current.buildStack.last {
+            DependencyIndex.shared.record(
+                building, key: keyPath, type: ObjectIdentifier(Value.self))
+        }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
@@ -207,11 +213,6 @@ enum Resolver {
             if let verification = thread.verification {
                 verification.resolved(frame, parent: thread.frames.last)
             }
-            if let building = thread.buildStack.last {
-                DependencyIndex.shared.record(
-                    building, key: frame.keyPath, type: ObjectIdentifier(frame.valueType),
-                    entry: frame.helperEntry)
-            }
         }
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
@@ -298,30 +299,39 @@ enum Resolver {
             return value
         }
 
-        let entry = OverrideRegistry.current.storage(for: scope).entry(for: key) {
-            Entry(
-                key: key, owner: owner,
-                overrideType: ownerIndex.flatMap { index in
-                    let frame = thread.frames[index]
-                    return frame.servedByOverride ? ObjectIdentifier(frame.valueType) : nil
-                },
-                holdsWeakly: scope.kind == .shared,
-                holdsOptionals: _isOptional(Value.self),
-                timeToLive: timeToLive ?? scope.timeToLive)
+        let storage = OverrideRegistry.current.storage(for: scope)
+        while true {
+            let entry = storage.entry(for: key) {
+                Entry(
+                    key: key, owner: owner,
+                    overrideType: ownerIndex.flatMap { index in
+                        let frame = thread.frames[index]
+                        return frame.servedByOverride ? ObjectIdentifier(frame.valueType) : nil
+                    },
+                    holdsWeakly: scope.kind == .shared,
+                    timeToLive: timeToLive ?? scope.timeToLive)
+            }
+            if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
+            // Recorded before the entry is read, for the same reason as a key's edge.
+            if let building = thread.buildStack.last {
+                DependencyIndex.shared.record(building, entry: entry)
+            }
+            let value = entry.obtain(
+                {
+                    if let ownerIndex { thread.frames[ownerIndex].built = true }
+                    // While it builds, nested resolutions take frames, so that they record
+                    // what this entry is built from (see `DependencyIndex`).
+                    thread.buildStack.append(entry)
+                    MemoTable.beginDetour()
+                    defer {
+                        MemoTable.endDetour()
+                        thread.buildStack.removeLast()
+                    }
+                    return make()
+                }, on: thread)
+            if let value { return value }
+            // The entry was retired (its scope reset) before this thread could build: its
+            // scope has, or makes, the one that replaces it.
         }
-        if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
-        return entry.obtain(
-            {
-                if let ownerIndex { thread.frames[ownerIndex].built = true }
-                // While it builds, nested resolutions take frames, so that their exits record
-                // what this entry is built from (see `DependencyIndex`).
-                thread.buildStack.append(entry)
-                MemoTable.beginDetour()
-                defer {
-                    MemoTable.endDetour()
-                    thread.buildStack.removeLast()
-                }
-                return make()
-            }, on: thread)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The instances one scope holds, one entry per registration (and per argument value).
 final class ScopeStorage: @unchecked Sendable {
     // @unchecked: `entries` and `argumentEntries` are guarded by `lock`.
@@ -8,35 +10,78 @@ final class ScopeStorage: @unchecked Sendable {
     /// How many of `entries` are for argument values (see `reset`).
     @exclusivity(unchecked) private var argumentEntries = 0
 
+    /// How many argument entries the scope may hold before it next forgets the idle, empty
+    /// ones (see `entry(for:make:)`).
+    @exclusivity(unchecked) private var pruneAt = ScopeStorage.minimumPruneAt
+    static let minimumPruneAt = 256
+
     /// The entry for `key`, made by `make` on first use.
+    ///
+    /// Entries for argument values whose weak instance is gone are forgotten once their number
+    /// has doubled since the last look: a `shared` subscript resolved with many arguments keeps
+    /// entries for the instances still alive, not for every argument it has seen.
     func entry(for key: EntryKey, make: () -> Entry) -> Entry {
-        lock.withLock {
+        var forgotten: [Entry] = []
+        defer { withExtendedLifetime(forgotten) {} }  // released outside the lock
+        return lock.withLock {
             if let entry = entries[key] { return entry }
             let entry = make()
             entries[key] = entry
-            if key.argument != nil { argumentEntries += 1 }
+            if key.argument != nil {
+                argumentEntries += 1
+                if argumentEntries >= pruneAt {
+                    forgotten = retireArgumentEntries { $0.isIdleAndEmpty }
+                    pruneAt = max(Self.minimumPruneAt, argumentEntries * 2)
+                }
+            }
             return entry
         }
     }
 
+    /// How many entries the scope keeps (for tests of its memory bound).
+    var entryCount: Int { lock.withLock { entries.count } }
+
+    /// Retires and forgets the argument entries that `matches` and no thread is building.
+    /// Call with `lock` locked.
+    ///
+    /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
+    private func retireArgumentEntries(where matches: (Entry) -> Bool) -> [Entry] {
+        var forgotten: [Entry] = []
+        BuildCoordinator.condition.lock()
+        for (key, entry) in entries where key.argument != nil {
+            if matches(entry) && entry.retireIfIdle() {
+                entries[key] = nil
+                forgotten.append(entry)
+            }
+        }
+        BuildCoordinator.condition.unlock()
+        argumentEntries -= forgotten.count
+        // A dictionary keeps its capacity when emptied: give it back once most is unused.
+        if entries.capacity > 1024 && entries.count * 8 < entries.capacity {
+            entries = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
+        }
+        return forgotten
+    }
+
     /// Drops every instance, and the instances built from them in any scope. Entries made for
     /// argument values are forgotten, so that a scope used with many arguments does not grow
-    /// without bound.
+    /// without bound; one that a thread is building stays, cleared, and its builder builds
+    /// again (see `Entry.obtain`).
     func reset() {
-        let all = lock.withLock {
+        let (all, forgotten) = lock.withLock {
             let all = Array(entries.values)
-            if argumentEntries > 0 {
-                entries = entries.filter { $0.key.argument == nil }
-                argumentEntries = 0
-            }
-            return all
+            let forgotten = argumentEntries > 0 ? retireArgumentEntries { _ in true } : []
+            return (all, forgotten)
         }
         // Cleared outside `lock`: an instance's deinit may resolve through this scope.
         for entry in all {
-            entry.clear(retire: entry.key.argument != nil)
+            entry.clear()
         }
         for dependent in DependencyIndex.shared.dependents(entries: all) {
             dependent.clear()
+        }
+        for entry in forgotten {
+            DependencyIndex.shared.forget(entry.serial, asSource: true)
         }
     }
 
