@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // Library
-        .target(name: "InjectableKit"),
+        .target(name: "InjectableKit", exclude: ["Internal/README.md"]),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 
         // Demo

@@ -177,10 +177,10 @@ final class Entry: @unchecked Sendable {
     /// `cached(5) + bonus`.)
     func isHolding<Value>(_ value: Value) -> Bool {
         guard let instance = classInstance(value) else { return false }
-        return lock.withLock {
-            if holdsWeakly { return object === instance }
-            return (cell as? any AnyValueCell).flatMap { classInstance($0.anyValue) } === instance
-        }
+        // Read under the lock, cast outside it: no dynamic cast under the fast path's lock.
+        let (held, alive) = lock.withLock { (cell, object) }
+        if holdsWeakly { return alive === instance }
+        return (held as? any AnyValueCell).flatMap { classInstance($0.anyValue) } === instance
     }
 
     /// Lets `value(as:view:)` read the instance as `View` without a cast, converting it once per
@@ -194,25 +194,29 @@ final class Entry: @unchecked Sendable {
             guard let view = value as? View else { return nil }
             return makeCell(view, unownedObject: instance)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if viewType == wanted { return true }
-        guard viewType == nil else { return false }
-        // Convert what the entry holds now, if anything (a weak one only while it is alive).
-        var converted: Cell? = nil
-        if let current = cell as? any AnyValueCell {
-            if !holdsWeakly {
-                converted = makeView(current.anyValue, nil)
-                guard converted != nil else { return false }
-            } else if let instance = object {
-                converted = withExtendedLifetime(instance) { makeView(current.anyValue, instance) }
-                guard converted != nil else { return false }
+        while true {
+            // Converted outside the lock (a cast), then adopted if the entry still holds what
+            // was converted; otherwise converted again.
+            let (chosen, held, alive) = lock.withLock { (viewType, cell, object) }
+            if chosen == wanted { return true }
+            guard chosen == nil else { return false }
+            var converted: Cell? = nil
+            if let current = held as? any AnyValueCell {
+                // A weak entry's cell is valid only while its instance lives: `alive` keeps it.
+                if !holdsWeakly || alive != nil {
+                    converted = withExtendedLifetime(alive) { makeView(current.anyValue, alive) }
+                    guard converted != nil else { return false }
+                }
             }
+            let adopted = lock.withLock {
+                guard viewType == nil, cell === held, object === alive else { return false }
+                viewType = wanted
+                self.makeView = makeView
+                view = converted
+                return true
+            }
+            if adopted { return true }
         }
-        viewType = wanted
-        self.makeView = makeView
-        view = converted
-        return true
     }
 
     /// The instance, built by `make` if there is none; built once however many threads ask.
@@ -265,6 +269,7 @@ final class Entry: @unchecked Sendable {
             condition.unlock()
             return false
         }
+        assert(builder == nil, "one builder at a time")
         builder = thread
         condition.unlock()
 

@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import InjectableKit
+
+/// The memo table's own rules, through its internal interface: one record per key value, a
+/// slot for every keypath object of it, and bounded growth.
+@Suite struct MemoTableTests {
+    @Test func everyObjectOfAKeyReadsWhatTheKeyRemembered() {
+        let table = MemoTable(limit: 100, keyLimit: 8)
+        let here: AnyKeyPath = \Injections.callSitePlain
+        let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
+        #expect(here !== elsewhere, "the fixture needs two objects of one key")
+        #expect(here == elsewhere)
+        table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
+        #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.plainGetter)
+        // A second object is given a slot at its first resolution, and then reads the same.
+        #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.noSlot)
+        table.remember(elsewhere, entry: nil, view: false, plainGetter: true, generation: 5)
+        #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.plainGetter)
+        #expect(table.counts.objects == 2)
+        #expect(table.counts.keys == 1)
+        // Remembering the key again, through either object, updates both slots.
+        table.remember(elsewhere, entry: nil, view: false, plainGetter: false, generation: 6)
+        #expect(table.ownEntryWord(for: here, at: 6) == 0)
+        #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.noSlot)
+    }
+
+    @Test func anOlderResolutionDoesNotOverwriteANewerOne() {
+        let table = MemoTable(limit: 100, keyLimit: 8)
+        let key: AnyKeyPath = \Injections.callSitePlain
+        table.remember(key, entry: nil, view: false, plainGetter: true, generation: 9)
+        table.remember(key, entry: nil, view: false, plainGetter: false, generation: 8)
+        #expect(table.ownEntryWord(for: key, at: 9) == MemoTable.plainGetter)
+    }
+
+    @Test func objectsOfOneKeyAreBoundedAndTheRestStillResolve() {
+        let table = MemoTable(limit: 1_000, keyLimit: 4)
+        // A keypath with arguments is a new object, equal to the others, at each evaluation.
+        let objects: [AnyKeyPath] = (0..<10).map { _ in \Injections.[account: 3] }
+        for object in objects {
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+        }
+        #expect(table.counts == (objects: 4, keys: 1))
+        #expect(objects.prefix(4).allSatisfy { table.ownEntryWord(for: $0, at: 2) == 1 })
+        #expect(objects.dropFirst(4).allSatisfy { table.ownEntryWord(for: $0, at: 2) == .max })
+    }
+
+    @Test func objectsInAllAreBounded() {
+        let table = MemoTable(limit: 50, keyLimit: 8)
+        let objects: [AnyKeyPath] = (0..<200).map { \Injections.[account: $0] }
+        for object in objects {
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+        }
+        #expect(table.counts == (objects: 50, keys: 50))
+    }
+
+    @Test func slotsSurviveGrowthAndReadersRacingWritersSeeWholeSlots() {
+        let table = MemoTable(limit: 10_000, keyLimit: 8)
+        let objects = KeyPaths((0..<2_000).map { \Injections.[account: $0] })
+        let done = Flag()
+        let inconsistent = Counter()
+        let readers = DispatchGroup()
+        // Readers run while the writer makes slots and the table doubles several times: a
+        // slot reads as absent or as exactly what was remembered, never as anything else.
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: readers) {
+                while !done.isSet {
+                    for object in objects.all.prefix(64) {
+                        let word = table.ownEntryWord(for: object, at: 3)
+                        if word != .max && word != 1 { inconsistent.increment() }
+                    }
+                }
+            }
+        }
+        for object in objects.all {
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 3)
+        }
+        done.set()
+        readers.wait()
+        #expect(inconsistent.count == 0)
+        #expect(objects.all.allSatisfy { table.ownEntryWord(for: $0, at: 3) == 1 })
+    }
+}
+
+/// Keypaths to share between threads.
+private struct KeyPaths: @unchecked Sendable {
+    // @unchecked: keypath objects are immutable.
+    let all: [AnyKeyPath]
+    init(_ all: [AnyKeyPath]) { self.all = all }
+}
+
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
+
+/// Call sites in several files (LLVM modules) of one key all take the common path.
+extension GlobalContainerTests {
+    @Suite struct CallSiteTests {
+        @Test func aKeyResolvedFromAnotherFileTakesTheCommonPathThere() {
+            let instance = Injections.container.resolve(\.callSiteService)
+            #expect(resolveCallSiteServiceElsewhere() === instance)
+            let generation = MemoTable.generation.load(ordering: .acquiring)
+            let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
+            let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
+            #expect(here != MemoTable.noSlot && here > MemoTable.plainGetter)
+            #expect(elsewhere == here, "both call sites read the one entry")
+        }
+    }
+}
