@@ -21,7 +21,12 @@ let package = Package(
         .executableTarget(name: "Demo", dependencies: ["DemoKit"], path: "Demo/Main"),
 
         // Tests
-        .testTarget(name: "InjectableKitTests", dependencies: ["InjectableKit"]),
+        .testTarget(
+            name: "InjectableKitTests", dependencies: ["InjectableKit", "CallSiteFixtures"]),
+        // Keys resolved from a second module, whose keypath objects differ from the tests'.
+        .target(
+            name: "CallSiteFixtures", dependencies: ["InjectableKit"],
+            path: "Tests/CallSiteFixtures"),
         .testTarget(
             name: "InjectableTestingTests", dependencies: ["InjectableKit", "InjectableTesting"]),
         .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),

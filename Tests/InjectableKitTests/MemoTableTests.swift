@@ -1,3 +1,4 @@
+import CallSiteFixtures
 import Foundation
 import Synchronization
 import Testing
@@ -11,7 +12,7 @@ import Testing
         let table = MemoTable(limit: 100, keyLimit: 8)
         let here: AnyKeyPath = \Injections.callSitePlain
         let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
-        #expect(here !== elsewhere, "the fixture needs two objects of one key")
+        #expect(here !== elsewhere, "two modules make two objects of one key")
         #expect(here == elsewhere)
         table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.plainGetter)
@@ -95,19 +96,4 @@ private final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .acquiring) }
     func set() { value.store(true, ordering: .releasing) }
-}
-
-/// Call sites in several files (LLVM modules) of one key all take the common path.
-extension GlobalContainerTests {
-    @Suite struct CallSiteTests {
-        @Test func aKeyResolvedFromAnotherFileTakesTheCommonPathThere() {
-            let instance = Injections.container.resolve(\.callSiteService)
-            #expect(resolveCallSiteServiceElsewhere() === instance)
-            let generation = MemoTable.generation.load(ordering: .acquiring)
-            let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
-            let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
-            #expect(here != MemoTable.noSlot && here > MemoTable.plainGetter)
-            #expect(elsewhere == here, "both call sites read the one entry")
-        }
-    }
 }

@@ -223,6 +223,8 @@ struct DependenciesScenarios: Suite {
                     blackHole(thing)
                 }
             }
+        case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
+            return nil  // InjectableKit only: its memo is per keypath object
         case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:
             return nil  // InjectableKit's diagnostics; direct code with keypath literals
         }

@@ -62,6 +62,8 @@ struct DirectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(ResetThing()) }
             }
+        case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
+            return nil  // InjectableKit only: its memo is per keypath object
         case .traceOff, .traceOn:
             return nil  // InjectableKit's own diagnostics
         }

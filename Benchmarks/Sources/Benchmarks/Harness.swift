@@ -54,6 +54,29 @@ struct Harness: Sendable {
         return median(perOperation)
     }
 
+    /// Measures several bodies whose figures are compared with each other, as `measure` does
+    /// each, but in one go: each is calibrated and warmed up, then the samples are taken in
+    /// rounds, one sample of each body per round, so that a change in the machine's speed during
+    /// the run touches every figure alike. Returns each body's median nanoseconds per operation,
+    /// in order.
+    func measureTogether(_ bodies: [(_ iterations: Int) -> Void]) -> [Double] {
+        let iterations = bodies.map { calibrate($0) }
+        let clock = ContinuousClock()
+        for (body, count) in zip(bodies, iterations) {
+            let warmUpEnd = clock.now + settings.warmUp
+            repeat { body(count) } while clock.now < warmUpEnd
+        }
+
+        var perOperation = Array(repeating: [Double](), count: bodies.count)
+        for _ in 0..<settings.samples {
+            for (index, body) in bodies.enumerated() {
+                let elapsed = clock.measure { body(iterations[index]) }
+                perOperation[index].append(elapsed.nanoseconds / Double(iterations[index]))
+            }
+        }
+        return perOperation.map(median)
+    }
+
     /// Measures `body` run by `threads` threads at once, each doing `iterations` operations
     /// after a barrier, and returns the median wall time per operation per thread: with perfect
     /// scaling it equals the one-thread figure.

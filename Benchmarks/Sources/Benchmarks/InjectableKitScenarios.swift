@@ -1,3 +1,5 @@
+import CallSiteKeys
+import CallSiteModule
 import InjectableKit
 
 // InjectableKit's registrations: one computed property per scenario, in the scope the scenario
@@ -23,10 +25,38 @@ private final class InjectableOwner {
     @Injectable(\.benchWrapped) var service
 }
 
+/// The `call-sites` figures: measured together the first time one of the rows is asked for, so
+/// that the sites first resolve the key in the same order (file A first) whichever rows a run
+/// selects, and so that the figures come from the same rounds of samples.
+private final class CallSiteFigures {
+    /// Each site's loop, in `Scenario.callSites`' order.
+    private let sites: [(Scenario, (_ iterations: Int) -> Void)] = [
+        (.callSitesFileA, resolveCallSiteServiceInFileA),
+        (.callSitesFileB, resolveCallSiteServiceInFileB),
+        (.callSitesModule2, resolveCallSiteServiceInModule2),
+        (.callSitesKeysModule, resolveCallSiteServiceInKeysModule),
+    ]
+
+    private var figures: [Scenario: Double]?
+
+    func figure(_ scenario: Scenario, with harness: Harness) -> Double? {
+        if figures == nil {
+            // Each site's first resolution, before any timing: the first builds the instance,
+            // and each gives the library its first sight of that site's keypath object.
+            for (_, resolve) in sites { resolve(1) }
+            let medians = harness.measureTogether(sites.map(\.1))
+            figures = Dictionary(uniqueKeysWithValues: zip(sites.map(\.0), medians))
+        }
+        return figures?[scenario]
+    }
+}
+
 /// InjectableKit, resolved as its README shows: `Injections.container.resolve(\.key)` (a
 /// keypath literal at the call site), `@Injectable` in a class, overrides with
 /// `Injections.container.register(\.key) { ... }`, resets with `Injections.Scope.cached.reset()`.
 struct InjectableKitScenarios: Suite {
+    private let callSites = CallSiteFigures()
+
     func measure(_ scenario: Scenario, with harness: Harness) -> Double? {
         let container = Injections.container
         switch scenario {
@@ -49,6 +79,8 @@ struct InjectableKitScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchCached)) }
             }
+        case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
+            return callSites.figure(scenario, with: harness)
         case .chain:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchChainA)) }

@@ -6,7 +6,8 @@ struct Options {
         usage: Benchmarks [--csv] [--quick | --smoke] [--only=SCENARIO,...] [--library=NAME,...]
           --csv            print scenario,library,median_ns instead of the table
           --quick, --smoke run each scenario for a few milliseconds (checks that it runs)
-          --only=NAMES     run only these scenarios (CSV names, comma-separated), for profiling
+          --only=NAMES     run only these scenarios (CSV names, comma-separated), for profiling;
+                           a family's name selects all its rows (call-sites: call-sites (...))
           --library=NAMES  run only these libraries (CSV names, comma-separated), for profiling
         """
 
@@ -34,19 +35,24 @@ struct Options {
         }
     }
 
-    /// The values `--name=a,b` names, in `known`'s order.
+    /// The values `--name=a,b` names, in `known`'s order. A family's name, the part of a value's
+    /// name before ` (`, names every value of the family: `call-sites` names
+    /// `call-sites (file A)` and the other `call-sites (...)` rows.
     private static func selection<Value: RawRepresentable<String>>(
         _ argument: String, of known: [Value]
     ) -> [Value] {
         let names = argument.split(separator: "=", maxSplits: 1).last!.split(separator: ",")
             .map(String.init)
-        let unknown = names.filter { name in !known.contains { $0.rawValue == name } }
+        func matches(_ value: Value, _ name: String) -> Bool {
+            value.rawValue == name || value.rawValue.hasPrefix(name + " (")
+        }
+        let unknown = names.filter { name in !known.contains { matches($0, name) } }
         if !unknown.isEmpty {
             fail(
                 "unknown value(s) in \(argument): \(unknown.joined(separator: " ")); known: "
                     + known.map(\.rawValue).joined(separator: " "))
         }
-        return known.filter { names.contains($0.rawValue) }
+        return known.filter { value in names.contains { matches(value, $0) } }
     }
 
     private static func fail(_ message: String) -> Never {

@@ -8,6 +8,15 @@ enum Scenario: String, CaseIterable, Sendable {
     case shared
     /// An instance cached until its scope is reset, already built.
     case cached
+    /// InjectableKit only: the `cached` key of `CallSiteKeys` resolved from a loop in
+    /// `CallSitesA.swift`, the first of the `call-sites` sites to resolve it.
+    case callSitesFileA = "call-sites (file A)"
+    /// The same key resolved from `CallSitesB.swift`, another file of the same module.
+    case callSitesFileB = "call-sites (file B)"
+    /// The same key resolved from a second module, `CallSiteModule`.
+    case callSitesModule2 = "call-sites (module 2)"
+    /// The same key resolved from the module that declares it, `CallSiteKeys`.
+    case callSitesKeysModule = "call-sites (key's module)"
     /// `A(B(C()))`, each link unique and resolved through the container.
     case chain
     /// Initialising an object with one injected property, then reading the property.
@@ -43,6 +52,12 @@ enum Scenario: String, CaseIterable, Sendable {
     /// A singleton resolved while the trace (to a closure that drops each event) is on.
     case traceOn = "trace-on"
 
+    /// The `call-sites` rows, in the order their sites first resolve the key. They are measured
+    /// together (see `Harness.measureTogether`), so that their figures compare.
+    static let callSites: [Scenario] = [
+        .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule,
+    ]
+
     /// How many of the generated registrations a registration scenario uses.
     var registrationCount: Int {
         self == .registrations10 || self == .keyPathLiteral10 ? 10 : 1000
@@ -51,9 +66,11 @@ enum Scenario: String, CaseIterable, Sendable {
     /// The order the scenarios run in. `first-after-reset` runs before the registration
     /// scenarios, so that a reset does not also pay for dropping their 1,000 instances (in
     /// swift-dependencies, whose cache reset drops every key's value). `first-resolution` runs
-    /// before the other registration scenarios, which resolve the same keys.
+    /// before the other registration scenarios, which resolve the same keys. The `call-sites`
+    /// rows run after `cached`, before any scenario registers an override or resets a scope.
     static let runOrder: [Scenario] = [
-        .unique, .application, .shared, .cached, .firstAfterReset, .chain, .wrapper,
+        .unique, .application, .shared, .cached, .callSitesFileA, .callSitesFileB,
+        .callSitesModule2, .callSitesKeysModule, .firstAfterReset, .chain, .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
         .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .traceOff, .traceOn,
     ]

@@ -25,7 +25,8 @@ struct Results {
 
     /// The figures as one Markdown table: a row per scenario, the libraries' medians, each
     /// library's ratio to direct construction, and InjectableKit's speed-up over each peer.
-    /// Below the `threads-*` rows, rows of operations per second and the two-thread speed-up.
+    /// Below the `threads-*` rows, rows of operations per second and the two-thread speed-up;
+    /// below the `call-sites` rows, each library's slowest site over its fastest.
     func table() -> String {
         let header = [
             "scenario", "direct", "InjectableKit", "Swinject", "swift-dependencies",
@@ -36,6 +37,7 @@ struct Results {
         let measured = Scenario.allCases.filter { scenario in
             Library.allCases.contains { self[scenario, $0] != nil }
         }
+        let lastCallSite = measured.last { Scenario.callSites.contains($0) }
         for scenario in measured {
             let ns = Library.allCases.map { self[scenario, $0] }
             let direct = self[scenario, .direct]
@@ -48,6 +50,7 @@ struct Results {
                     }
                     + peers.map { ratio(self[scenario, $0], kit) })
             if scenario == .threads2 && self[.threads1, .direct] != nil { rows += threadRows() }
+            if scenario == lastCallSite { rows.append(callSiteSpreadRow()) }
         }
         return render(header: header, rows: rows)
     }
@@ -76,6 +79,18 @@ struct Results {
                         opsPerSecond(.threads1, threads: 1, library))
                 },
         ]
+    }
+}
+
+extension Results {
+    /// Each library's slowest `call-sites` figure over its fastest: how much more a key costs
+    /// from the slowest call site (1.00x: where a key is resolved from costs nothing).
+    private func callSiteSpreadRow() -> [String] {
+        ["call-sites slowest / fastest"]
+            + Library.allCases.map { library in
+                let figures = Scenario.callSites.compactMap { self[$0, library] }
+                return figures.count < 2 ? "" : ratio(figures.max(), figures.min())
+            } + Array(repeating: "", count: 5)
     }
 }
 

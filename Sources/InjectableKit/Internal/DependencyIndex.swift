@@ -18,15 +18,22 @@ final class DependencyIndex: @unchecked Sendable {
     /// What one dependent entry was built from: the keys of its edges, for removing them.
     private struct Sources {
         weak var entry: Entry?
-        var keys: Set<AnyKeyPath> = []
-        var types: Set<ObjectIdentifier> = []
+        var keys: Set<InRegistry<AnyKeyPath>> = []
+        var types: Set<InRegistry<ObjectIdentifier>> = []
         var entries: Set<UInt64> = []
+    }
+
+    /// A key or a type as one override registry (by serial number) decides it: a change of
+    /// overrides reaches only the instances built from the registry that changed.
+    private struct InRegistry<Key: Hashable>: Hashable {
+        let registry: UInt64
+        let key: Key
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     private let lock = Lock()
-    @exclusivity(unchecked) private var byKey: [AnyKeyPath: Set<UInt64>] = [:]
-    @exclusivity(unchecked) private var byType: [ObjectIdentifier: Set<UInt64>] = [:]
+    @exclusivity(unchecked) private var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
+    @exclusivity(unchecked) private var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
     @exclusivity(unchecked) private var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) private var sources: [UInt64: Sources] = [:]
 
@@ -41,15 +48,39 @@ final class DependencyIndex: @unchecked Sendable {
     @exclusivity(unchecked) private var sweepAt = 1024
 
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
-    /// value type is `type`.
-    func record(_ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier) {
+    /// value type is `type`, as the override registries numbered `registries` decide it.
+    func record(
+        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
+    ) {
         lock.withLock {
             let serial = dependent.serial
             if sources[serial] == nil { sweepIfDue() }
-            sources[serial, default: Sources(entry: dependent)].keys.insert(key)
-            sources[serial]!.types.insert(type)
-            byKey[key, default: []].insert(serial)
-            byType[type, default: []].insert(serial)
+            for registry in registries {
+                let key = InRegistry(registry: registry, key: key)
+                let type = InRegistry(registry: registry, key: type)
+                sources[serial, default: Sources(entry: dependent)].keys.insert(key)
+                sources[serial]!.types.insert(type)
+                byKey[key, default: []].insert(serial)
+                byType[type, default: []].insert(serial)
+            }
+        }
+    }
+
+    /// Takes back edges ``record(_:key:type:registries:)`` made for `registries`: an override
+    /// found in a registry before them hides them, so their changes cannot affect the build.
+    func unrecord(
+        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
+    ) {
+        lock.withLock {
+            let serial = dependent.serial
+            for registry in registries {
+                let key = InRegistry(registry: registry, key: key)
+                let type = InRegistry(registry: registry, key: type)
+                sources[serial]?.keys.remove(key)
+                sources[serial]?.types.remove(type)
+                Self.remove(serial, at: key, in: &byKey)
+                Self.remove(serial, at: type, in: &byType)
+            }
         }
     }
 
@@ -110,11 +141,16 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Every entry built, directly or through others, from `keys`, `types` or `entries`.
+    /// Every entry built, directly or through others, from `entries`, or from `keys` or `types`
+    /// as the override registry numbered `registry` decides them.
     func dependents(
-        ofKeys keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [], entries: [Entry]
+        ofKeys keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [],
+        in registry: UInt64 = 0,
+        entries: [Entry]
     ) -> [Entry] {
-        lock.withLock {
+        let keys = keys.map { InRegistry(registry: registry, key: $0) }
+        let types = types.map { InRegistry(registry: registry, key: $0) }
+        return lock.withLock {
             // The common case, nothing was built from what is dropped, allocates nothing.
             guard
                 keys.contains(where: { byKey[$0] != nil })

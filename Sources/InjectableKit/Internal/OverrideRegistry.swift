@@ -43,7 +43,7 @@ struct Overrides {
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current`, `saved` and `storages` are guarded by `lock`; the atomics are
-    // atomics; `parent` and `isLayer` are immutable.
+    // atomics; `parent`, `isLayer` and `serial` are immutable.
     @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
@@ -57,6 +57,8 @@ final class OverrideRegistry: @unchecked Sendable {
     /// registry is beneath it) and for the global registry.
     let parent: OverrideRegistry?
     let isLayer: Bool
+    /// The registry's identity for dependency edges: unlike its address, never reused.
+    let serial: UInt64
     private let lock = Lock()
     private var current = Overrides()
     private var saved: [Overrides] = []
@@ -67,10 +69,33 @@ final class OverrideRegistry: @unchecked Sendable {
     init(parent: OverrideRegistry?, isLayer: Bool) {
         self.parent = parent
         self.isLayer = isLayer
+        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         // A layer keeps resolution off the memo's common path for as long as it exists, not
         // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
         // the layer (retaining it) and may resolve after the operation has returned.
-        if isLayer { MemoTable.beginDetour() }
+        if isLayer {
+            MemoTable.beginDetour()
+            Self.liveLayers.add(self)
+        }
+    }
+
+    private static let serials = Atomic<UInt64>(0)
+    /// Every layer alive, so that a change reaches the caches of the layers beneath it.
+    private static let liveLayers = WeakList<OverrideRegistry>()
+
+    /// The registries a resolution here consults, in order: this one, its enclosing layers,
+    /// and the global registry.
+    var chain: [OverrideRegistry] {
+        guard isLayer else { return [self] }
+        return [self] + (parent ?? Self.shared).chain
+    }
+
+    /// Whether this registry overrides `key` itself or keys of `type`.
+    func overrides(key: AnyKeyPath?, type: ObjectIdentifier) -> Bool {
+        guard !isEmpty else { return false }
+        return lock.withLock {
+            key.map { current.byKey[$0] != nil } ?? false || current.byType[type] != nil
+        }
     }
 
     deinit {
@@ -80,14 +105,21 @@ final class OverrideRegistry: @unchecked Sendable {
     var isEmpty: Bool { emptyFlag.load(ordering: .sequentiallyConsistent) }
 
     /// The override for `keyPath`: by key, then by type, here and then beneath.
-    func override<Value>(for keyPath: KeyPath<Injections, Value>) -> Override<Value>? {
+    ///
+    /// - Parameter servedBy: Set to the registry whose override it is.
+    func override<Value>(
+        for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?
+    ) -> Override<Value>? {
         if !isEmpty {
             let found = lock.withLock {
                 current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
             }
-            if let found { return found as? Override<Value> }
+            if let found = found as? Override<Value> {
+                servedBy = self
+                return found
+            }
         }
-        return isLayer ? (parent ?? Self.shared).override(for: keyPath) : nil
+        return isLayer ? (parent ?? Self.shared).override(for: keyPath, servedBy: &servedBy) : nil
     }
 
     /// Where `scope` keeps its instances for resolutions that use this registry.
@@ -101,9 +133,34 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// The storages a change of overrides may have to clear.
-    private var allStorages: [ScopeStorage] {
+    /// This registry's scope caches. Call with `lock` locked.
+    private var ownStorages: [ScopeStorage] {
         isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
+    }
+
+    /// The caches a change here may have to clear: this registry's, and those of the layers
+    /// beneath it that consult it, each with the keys and types the change reaches there (a
+    /// layer's own override, or one between it and this registry, hides this one's).
+    private func reachedStorages(
+        _ affected: (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>),
+        layers: [OverrideRegistry]
+    ) -> [(storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>)] {
+        var reached = [(ownStorages, affected.keys, affected.types)]
+        for layer in layers where layer !== self {
+            let chain = layer.chain
+            guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
+            let closer = chain[..<depth]
+            let keys = affected.keys.filter { key in
+                let type = ObjectIdentifier(Swift.type(of: key).valueType)
+                return !closer.contains { $0.overrides(key: key, type: type) }
+            }
+            let types = affected.types.filter { type in
+                !closer.contains { $0.overrides(key: nil, type: type) }
+            }
+            guard !keys.isEmpty || !types.isEmpty else { continue }
+            reached.append((layer.lock.withLock { Array(layer.storages.values) }, keys, types))
+        }
+        return reached
     }
 
     func register(_ override: AnyOverride, forKey keyPath: AnyKeyPath) {
@@ -150,6 +207,8 @@ final class OverrideRegistry: @unchecked Sendable {
     /// old one built. What the change lets go of (old overrides, their captures, the dropped
     /// instances) is released after the lock, since a deinit may use the container.
     private func change(_ update: (inout Overrides) -> Void) {
+        // Taken outside the lock, and released after it: a layer's deinit releases its caches.
+        let layers = Self.liveLayers.all
         var released: [Any] = []
         lock.withLock {
             let before = current
@@ -161,18 +220,20 @@ final class OverrideRegistry: @unchecked Sendable {
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
                 var dropped: [Entry] = []
-                for storage in allStorages {
-                    let detached = storage.detach { entry in
-                        affected.types.contains(entry.key.type)
-                            || entry.overrideType.map(affected.types.contains) ?? false
-                            || entry.owner.map(affected.keys.contains) ?? false
+                for (storages, keys, types) in reachedStorages(affected, layers: layers) {
+                    for storage in storages {
+                        let detached = storage.detach { entry in
+                            types.contains(entry.key.type)
+                                || entry.overrideType.map(types.contains) ?? false
+                                || entry.owner.map(keys.contains) ?? false
+                        }
+                        dropped += detached.map(\.0)
+                        released.append(detached.map(\.1))
                     }
-                    dropped += detached.map(\.0)
-                    released.append(detached.map(\.1))
                 }
-                // And what was built from them, in any scope.
+                // And what was built from them or from this registry's state, in any scope.
                 let dependents = DependencyIndex.shared.dependents(
-                    ofKeys: affected.keys, types: affected.types, entries: dropped)
+                    ofKeys: affected.keys, types: affected.types, in: serial, entries: dropped)
                 released.append(dependents.map { $0.detach() })
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.
@@ -180,5 +241,32 @@ final class OverrideRegistry: @unchecked Sendable {
             released.append(before)
         }
         withExtendedLifetime(released) {}
+    }
+}
+
+/// Weak references to objects, for registries of things that must not be kept alive by it.
+final class WeakList<Element: AnyObject>: @unchecked Sendable {
+    // @unchecked: `elements` is guarded by `lock`.
+    private struct Weak {
+        weak var element: Element?
+    }
+
+    private let lock = Lock()
+    private var elements: [Weak] = []
+    /// How many elements the list may hold before it next drops the freed ones.
+    private var sweepAt = 64
+
+    func add(_ element: Element) {
+        lock.withLock {
+            if elements.count >= sweepAt {
+                elements.removeAll { $0.element == nil }
+                sweepAt = max(64, elements.count * 2)
+            }
+            elements.append(Weak(element: element))
+        }
+    }
+
+    var all: [Element] {
+        lock.withLock { elements.compactMap(\.element) }
     }
 }

@@ -114,12 +114,6 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
-        // A build records what it asks for before looking it up: a change the lookup misses
-        // then finds the edge, and has the build run again (see `DependencyIndex`).
-        if MemoTable.hasDetours, let building = ThreadState.current.buildStack.last {
-            DependencyIndex.shared.record(
-                building, key: keyPath, type: ObjectIdentifier(Value.self))
-        }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
@@ -129,9 +123,27 @@ enum Resolver {
             }
         if let registry {
             AutoRegistration.ensure()
+            // A build records what it asks for, in every registry it consults, before looking
+            // it up: a change the lookup misses then finds the edge, and has the build run
+            // again (see `DependencyIndex`).
+            let building = MemoTable.hasDetours ? ThreadState.current.buildStack.last : nil
+            let chain = building.map { _ in registry.chain.map(\.serial) } ?? []
+            if let building {
+                DependencyIndex.shared.record(
+                    building, key: keyPath, type: ObjectIdentifier(Value.self), registries: chain)
+            }
             // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
             // metadata, made at each type's first resolution.
-            if let override = registry.override(for: keyPath) {
+            var servedBy: OverrideRegistry?
+            if let override = registry.override(for: keyPath, servedBy: &servedBy) {
+                // Registries beneath the one that served it cannot change this resolution.
+                if let building, let servedBy, let index = chain.firstIndex(of: servedBy.serial),
+                    index + 1 < chain.count
+                {
+                    DependencyIndex.shared.unrecord(
+                        building, key: keyPath, type: ObjectIdentifier(Value.self),
+                        registries: Array(chain[(index + 1)...]))
+                }
                 return resolve(keyPath, with: override, token: token, caller: caller)
             }
         }

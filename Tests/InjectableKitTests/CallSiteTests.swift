@@ -1,0 +1,21 @@
+import CallSiteFixtures
+import Synchronization
+import Testing
+
+@testable import InjectableKit
+
+/// Call sites of one key in several modules all take the common path after their first
+/// resolution.
+extension GlobalContainerTests {
+    @Suite struct CallSiteTests {
+        @Test func aKeyResolvedFromAnotherFileTakesTheCommonPathThere() {
+            let instance = Injections.container.resolve(\.callSiteService)
+            #expect(resolveCallSiteServiceElsewhere() === instance)
+            let generation = MemoTable.generation.load(ordering: .acquiring)
+            let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
+            let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
+            #expect(here != MemoTable.noSlot && here > MemoTable.plainGetter)
+            #expect(elsewhere == here, "both call sites read the one entry")
+        }
+    }
+}
