@@ -106,7 +106,10 @@ final class OverrideRegistry: @unchecked Sendable {
 
     /// The override for `keyPath`: by key, then by type, here and then beneath.
     ///
-    /// - Parameter servedBy: Set to the registry whose override it is.
+    /// - Parameters:
+    ///   - keyPath: The key resolved.
+    ///   - servedBy: Set to the registry whose override it is.
+    /// - Returns: The override, if any registry on the way has one.
     func override<Value>(
         for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?
     ) -> Override<Value>? {
