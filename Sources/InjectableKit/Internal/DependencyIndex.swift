@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which cached instances were built from which keys, types and entries, so that dropping one
 /// drops what was built from it: a cached `parent` built with `leaf` is rebuilt once `leaf` is
 /// overridden, or its scope reset, instead of keeping the stale child.
@@ -55,6 +57,7 @@ final class DependencyIndex: @unchecked Sendable {
         lock.withLock {
             let serial = dependent.serial
             if sources[serial] == nil { sweepIfDue() }
+            dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
             for registry in registries {
                 let key = InRegistry(registry: registry, key: key)
                 let type = InRegistry(registry: registry, key: type)
@@ -89,16 +92,25 @@ final class DependencyIndex: @unchecked Sendable {
         guard entry !== dependent else { return }
         lock.withLock {
             if sources[dependent.serial] == nil { sweepIfDue() }
+            dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
+            entry.edgeFlags.bitwiseOr(Entry.isDependedOn, ordering: .relaxed)
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
                 entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
         }
     }
 
-    /// Forgets what the entry numbered `serial` was built from; `asSource` also forgets what was
-    /// built from it (the entry is gone, so nothing can drop it any more).
-    func forget(_ serial: UInt64, asSource: Bool) {
-        lock.withLock { remove(serial, asSource: asSource) }
+    /// Forgets what `entry` was built from; `asSource` also forgets what was built from it (the
+    /// entry is gone, so nothing can drop it any more). Free for an entry without edges.
+    func forget(_ entry: Entry, asSource: Bool) {
+        let mask = Entry.dependsOnSomething | (asSource ? Entry.isDependedOn : 0)
+        // A flag set after this load belongs to a record made after the drop: it stays,
+        // and at worst drops its entry once more than needed.
+        guard entry.edgeFlags.load(ordering: .acquiring) & mask != 0 else { return }
+        lock.withLock {
+            entry.edgeFlags.bitwiseAnd(~mask, ordering: .relaxed)
+            remove(entry.serial, asSource: asSource)
+        }
     }
 
     /// Call with `lock` locked.
@@ -129,9 +141,9 @@ final class DependencyIndex: @unchecked Sendable {
     private static func remove<Key: Hashable>(
         _ serial: UInt64, at key: Key, in index: inout [Key: Set<UInt64>]
     ) {
-        guard var set = index[key] else { return }
-        set.remove(serial)
-        index[key] = set.isEmpty ? nil : set
+        // In place: a copy of a set shared by many dependents would cost its size each time.
+        index[key]?.remove(serial)
+        if index[key]?.isEmpty == true { index[key] = nil }
     }
 
     /// A dictionary keeps its capacity when emptied: give it back once most of it is unused.

@@ -28,6 +28,11 @@ final class Entry: @unchecked Sendable {
     let key: EntryKey
     /// The entry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
+    /// Whether `DependencyIndex` may hold edges from this entry (`dependsOnSomething`) or to
+    /// it (`isDependedOn`), so that dropping an entry without edges skips the index.
+    let edgeFlags = Atomic<UInt8>(0)
+    static let dependsOnSomething: UInt8 = 1
+    static let isDependedOn: UInt8 = 2
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
     /// For an entry made by an override's factory, the type of the key the override served,
@@ -226,23 +231,14 @@ final class Entry: @unchecked Sendable {
     /// that the entry is cleared during (an override or reset changed what it was built from)
     /// is built again by the same thread, and its waiters wait for that build.
     ///
-    /// - Returns: `nil` if the entry was retired (its scope reset) before this thread could
-    ///   build; the caller asks its scope for the entry that replaced it.
-    func obtain<Value>(_ make: () -> Value, on thread: ThreadState) -> Value? {
-        // NB: not `withUnsafeTemporaryAllocation`, which needs `Result<Value, Error>`'s metadata.
-        let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        defer { slot.deallocate() }
-        return obtain(make, on: thread, reading: slot) ? slot.move() : nil
-    }
-
-    /// ``obtain(_:on:)``, leaving the instance in `slot`.
+    /// - Returns: Whether `slot` holds the instance: false if the entry was retired (its scope
+    ///   reset) before this thread could build, and the caller should ask its scope for the
+    ///   entry that replaced it.
     ///
-    /// NB: no `Value?` (`value(as:view:)`) in this unspecialised code: it would need
-    /// `Optional<Value>`'s metadata, made at each type's first resolution.
-    ///
-    /// - Returns: Whether `slot` holds the instance (false: the entry is retired).
-    private func obtain<Value>(
-        _ make: () -> Value, on thread: ThreadState, reading slot: UnsafeMutablePointer<Value>
+    /// NB: no `Value?` in this unspecialised code: it would need `Optional<Value>`'s metadata,
+    /// a run-time lookup on every call (and made at each type's first resolution).
+    func obtain<Value>(
+        _ make: () -> Value, on thread: ThreadState, into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         if read(into: slot) { return true }
         let condition = BuildCoordinator.condition
@@ -276,9 +272,16 @@ final class Entry: @unchecked Sendable {
         while true {
             let startEpoch = lock.withLock { epoch }
             let value = make()
-            let prepared = prepare(value)
+            var prepared = prepare(value)
             condition.lock()
-            let (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            var (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            while outcome == .viewAdopted {
+                // A view was adopted since `prepare`: convert again, outside the locks.
+                condition.unlock()
+                prepared = prepare(value)
+                condition.lock()
+                (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            }
             if outcome == .cleared {
                 // Cleared while building: what it was built from changed. Build again,
                 // still the builder, so that the waiters get the new build's instance.
@@ -312,6 +315,8 @@ final class Entry: @unchecked Sendable {
         case notKept
         /// The entry was cleared since the build started: the instance may be stale.
         case cleared
+        /// A view was adopted after the cells were made: make them again.
+        case viewAdopted
     }
 
     /// A newly built instance, made ready to store: its cells, made outside every lock, since
@@ -352,7 +357,8 @@ final class Entry: @unchecked Sendable {
         cell = prepared.cell
         object = prepared.object
         // A view adopted since `prepare` (once per entry, at a key's first resolution).
-        view = prepared.hadViewMaker ? prepared.view : makeView?(value, prepared.object)
+        guard prepared.hadViewMaker || makeView == nil else { return (.viewAdopted, nil) }
+        view = prepared.view
         if !holdsWeakly, let timeToLive {
             expires = true
             expiry = ContinuousClock.now.advanced(by: timeToLive)
@@ -397,7 +403,7 @@ final class Entry: @unchecked Sendable {
         expires = false
         epoch &+= 1
         lock.unlock()
-        DependencyIndex.shared.forget(serial, asSource: false)
+        DependencyIndex.shared.forget(self, asSource: false)
         return old
     }
 }

@@ -312,6 +312,10 @@ enum Resolver {
         }
 
         let storage = OverrideRegistry.current.storage(for: scope)
+        // NB: a slot rather than `Value?`, which in this unspecialised code would look
+        // `Optional<Value>`'s metadata up on every call.
+        let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        defer { slot.deallocate() }
         while true {
             let entry = storage.entry(for: key) {
                 Entry(
@@ -328,7 +332,7 @@ enum Resolver {
             if let building = thread.buildStack.last {
                 DependencyIndex.shared.record(building, entry: entry)
             }
-            let value = entry.obtain(
+            let obtained = entry.obtain(
                 {
                     if let ownerIndex { thread.frames[ownerIndex].built = true }
                     // While it builds, nested resolutions take frames, so that they record
@@ -340,8 +344,8 @@ enum Resolver {
                         thread.buildStack.removeLast()
                     }
                     return make()
-                }, on: thread)
-            if let value { return value }
+                }, on: thread, into: slot)
+            if obtained { return slot.move() }
             // The entry was retired (its scope reset) before this thread could build: its
             // scope has, or makes, the one that replaces it.
         }

@@ -81,7 +81,7 @@ final class ScopeStorage: @unchecked Sendable {
             dependent.clear()
         }
         for entry in forgotten {
-            DependencyIndex.shared.forget(entry.serial, asSource: true)
+            DependencyIndex.shared.forget(entry, asSource: true)
         }
     }
 
