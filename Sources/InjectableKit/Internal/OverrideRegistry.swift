@@ -60,8 +60,20 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
     private let lock = Lock()
-    private var current = Overrides()
-    private var saved: [Overrides] = []
+    // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
+    @exclusivity(unchecked) private var current = Overrides()
+    /// What ``override(for:servedBy:)`` found for each keypath object since the last change,
+    /// keeping the object alive so that its identity is not reused. Emptied by every change,
+    /// and when it reaches `lookupLimit` (keypaths with arguments are new objects each time).
+    @exclusivity(unchecked) private var lookups: [ObjectIdentifier: Lookup] = [:]
+    private static let lookupLimit = 4096
+
+    private struct Lookup {
+        let keyPath: AnyKeyPath
+        let override: AnyOverride?
+    }
+
+    @exclusivity(unchecked) private var saved: [Overrides] = []
     private let emptyFlag = Atomic<Bool>(true)
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
@@ -114,12 +126,24 @@ final class OverrideRegistry: @unchecked Sendable {
         for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?
     ) -> Override<Value>? {
         if !isEmpty {
+            var evicted: [ObjectIdentifier: Lookup] = [:]
             let found = lock.withLock {
-                current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
-            }
-            if let found = found as? Override<Value> {
-                servedBy = self
+                // Found by the keypath object first: hashing a keypath's value walks its
+                // components, several times the cost of the rest of this lookup.
+                let object = ObjectIdentifier(keyPath)
+                if let known = lookups[object] { return known.override }
+                let found = current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
+                if lookups.count >= Self.lookupLimit { swap(&evicted, &lookups) }
+                lookups[object] = Lookup(keyPath: keyPath, override: found)
                 return found
+            }
+            withExtendedLifetime(evicted) {}  // keypaths' arguments released outside the lock
+            if let found {
+                servedBy = self
+                // Registered for this key, or for `Value`: an `Override<Value>`, by the
+                // `register` functions' types. NB: not `as?`, which looks the generic class's
+                // metadata up on every call.
+                return unsafeDowncast(found, to: Override<Value>.self)
             }
         }
         return isLayer ? (parent ?? Self.shared).override(for: keyPath, servedBy: &servedBy) : nil
@@ -242,6 +266,8 @@ final class OverrideRegistry: @unchecked Sendable {
             // Memo slots describe the global registry; a layer's resolutions never use them.
             if !isLayer { invalidateMemos() }
             released.append(before)
+            released.append(lookups)
+            lookups = [:]
         }
         withExtendedLifetime(released) {}
     }
