@@ -9,7 +9,10 @@ import Testing
 extension GlobalContainerTests {
     @Suite struct CallSiteTests {
         @Test func aKeyResolvedFromAnotherFileTakesTheCommonPathThere() {
+            // Each call site's object gets its slot at its second resolution.
             let instance = Injections.container.resolve(\.callSiteService)
+            #expect(Injections.container.resolve(\.callSiteService) === instance)
+            #expect(resolveCallSiteServiceElsewhere() === instance)
             #expect(resolveCallSiteServiceElsewhere() === instance)
             let generation = MemoTable.generation.load(ordering: .acquiring)
             let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)

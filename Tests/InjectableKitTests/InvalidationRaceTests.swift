@@ -196,6 +196,23 @@ extension GlobalContainerTests {
                     counter: RaceCounters.nilInAnyScopedBuilds) == 3)
         }
 
+        @Test func nilNestedInOptionalsIsNotCached() {
+            #expect(
+                buildsOfThreeResolutions(
+                    { Injections.container.resolve(\.raceNestedNil) },
+                    counter: RaceCounters.nestedNilBuilds) == 3)
+        }
+
+        @Test func aFactoryThatOverridesItsOwnDependencyFinishes() {
+            defer { Injections.container.reset(\.raceSelfChangedDependency) }
+            let parent = Injections.container.resolve(\.raceSelfChangingParent)
+            #expect(parent.dependency.origin == "live")
+            // Not kept, since what it was built from changed: the next one sees the override.
+            #expect(
+                Injections.container.resolve(\.raceSelfChangingParent).dependency.origin
+                    == "override")
+        }
+
         @Test func nilOfAnOptionalKeyIsNotCached() {
             #expect(
                 buildsOfThreeResolutions(
@@ -412,6 +429,7 @@ private enum RaceGates {
 private enum RaceCounters {
     static let resetDuringDependencyBuilds = Counter()
     static let accountBuilds = Counter()
+    static let nestedNilBuilds = Counter()
     static let plainAccountBuilds = Counter()
     static let holderBuilds = Counter()
     static let versionedHolderBuilds = Counter()
@@ -543,6 +561,21 @@ extension Injections {
     }
     fileprivate var raceNilInAnyScoped: Any {
         scoped(.raceNilScope, RaceCounters.nilInAnyScopedBuilds.counting(Int?.none as Any))
+    }
+    fileprivate var raceNestedNil: Int?? {
+        cached(RaceCounters.nestedNilBuilds.counting(Int??.some(nil)))
+    }
+    fileprivate var raceSelfChangedDependency: RaceDependency { RaceDependency("live") }
+    /// A factory that registers an override of the dependency it has just resolved.
+    fileprivate var raceSelfChangingParent: RaceParent {
+        cached(
+            {
+                let dependency = resolve(\.raceSelfChangedDependency)
+                Injections.container.register(\.raceSelfChangedDependency) {
+                    RaceDependency("override")
+                }
+                return RaceParent(dependency)
+            }())
     }
     fileprivate var raceNilOptional: Int? {
         cached(RaceCounters.nilOptionalBuilds.counting(Int?.none))

@@ -57,6 +57,43 @@ extension GlobalContainerTests {
             }
         }
 
+        @Test func aGlobalTypeChangeLeavesWhatALayerBuiltFromItsOwnKeyOverride() {
+            defer { Injections.container.reset(LayeredDependency.self) }
+            let layer = Injections.withOverrides {
+                // Cached by the override's own helper, for the key the layer overrides.
+                $0.register(\.layeredDependency) { Injections.cached(LayeredDependency("layer")) }
+            } operation: {
+                Injections.currentOverrides
+            }
+            let dependency = Injections.withOverrides(layer) {
+                Injections.container.resolve(\.layeredDependency)
+            }
+            Injections.container.register { LayeredDependency("global") }
+            Injections.withOverrides(layer) {
+                #expect(Injections.container.resolve(\.layeredDependency) === dependency)
+            }
+        }
+
+        @Test func aGlobalTypeChangeReachesAParentBuiltFromAnotherKeyOfThatTypeInALayer() {
+            defer { Injections.container.reset(LayeredDependency.self) }
+            // The layer overrides one key of the type; the parent also resolves another key of
+            // it, which the global state serves.
+            let layer = Injections.withOverrides {
+                $0.register(\.layeredDependency) { LayeredDependency("layer") }
+            } operation: {
+                Injections.currentOverrides
+            }
+            let parent = Injections.withOverrides(layer) {
+                Injections.container.resolve(\.layeredPairParent)
+            }
+            #expect(parent.origin == "live other + layer")
+            Injections.container.register { LayeredDependency("global") }
+            Injections.withOverrides(layer) {
+                #expect(
+                    Injections.container.resolve(\.layeredPairParent).origin == "global + layer")
+            }
+        }
+
         @Test func aGlobalChangeReachesWhatALayerBuiltFromTheGlobalState() {
             defer { Injections.container.reset(\.layeredDependency) }
             let layer = Injections.withOverrides { _ in
@@ -89,6 +126,14 @@ extension Injections {
     fileprivate var layeredDependency: LayeredDependency { LayeredDependency("live") }
     fileprivate var layeredCachedParent: LayeredParent {
         cached(LayeredParent(resolve(\.layeredDependency)))
+    }
+    fileprivate var layeredOtherDependency: LayeredDependency { LayeredDependency("live other") }
+    fileprivate var layeredPairParent: LayeredParent {
+        cached(
+            LayeredParent(
+                LayeredDependency(
+                    resolve(\.layeredOtherDependency).origin + " + "
+                        + resolve(\.layeredDependency).origin)))
     }
     fileprivate var layeredApplicationParent: LayeredParent {
         application(LayeredParent(resolve(\.layeredDependency)))

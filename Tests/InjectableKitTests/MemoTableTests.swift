@@ -14,10 +14,15 @@ import Testing
         let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
         #expect(here !== elsewhere, "two modules make two objects of one key")
         #expect(here == elsewhere)
+        // An object gets its slot at its second resolution: a keypath with arguments, a new
+        // object each time, never takes one.
+        table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
+        #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.noSlot)
         table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.plainGetter)
         // A second object is given a slot at its first resolution, and then reads the same.
         #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.noSlot)
+        table.remember(elsewhere, entry: nil, view: false, plainGetter: true, generation: 5)
         table.remember(elsewhere, entry: nil, view: false, plainGetter: true, generation: 5)
         #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.plainGetter)
         #expect(table.counts.objects == 2)
@@ -32,6 +37,7 @@ import Testing
         let table = MemoTable(limit: 100, keyLimit: 8)
         let key: AnyKeyPath = \Injections.callSitePlain
         table.remember(key, entry: nil, view: false, plainGetter: true, generation: 9)
+        table.remember(key, entry: nil, view: false, plainGetter: true, generation: 9)
         table.remember(key, entry: nil, view: false, plainGetter: false, generation: 8)
         #expect(table.ownEntryWord(for: key, at: 9) == MemoTable.plainGetter)
     }
@@ -41,6 +47,8 @@ import Testing
         // A keypath with arguments is a new object, equal to the others, at each evaluation.
         let objects: [AnyKeyPath] = (0..<10).map { _ in \Injections.[account: 3] }
         for object in objects {
+            // Twice: a keypath kept and resolved again, as a literal's object is.
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
             table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
         }
         #expect(table.counts == (objects: 4, keys: 1))
@@ -48,10 +56,22 @@ import Testing
         #expect(objects.dropFirst(4).allSatisfy { table.ownEntryWord(for: $0, at: 2) == .max })
     }
 
+    @Test func keypathsResolvedOnceAreNotKept() {
+        let table = MemoTable(limit: 100_000, keyLimit: 8)
+        for id in 0..<(MemoTable.seenLimit * 2 + 10) {
+            let object: AnyKeyPath = \Injections.[account: id]
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+        }
+        #expect(table.counts == (objects: 0, keys: 0))
+        #expect(table.seenCount <= MemoTable.seenLimit)
+    }
+
     @Test func objectsInAllAreBounded() {
         let table = MemoTable(limit: 50, keyLimit: 8)
         let objects: [AnyKeyPath] = (0..<200).map { \Injections.[account: $0] }
         for object in objects {
+            // Twice: a keypath kept and resolved again, as a literal's object is.
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
             table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
         }
         #expect(table.counts == (objects: 50, keys: 50))
@@ -76,6 +96,7 @@ import Testing
             }
         }
         for object in objects.all {
+            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 3)
             table.remember(object, entry: nil, view: false, plainGetter: true, generation: 3)
         }
         done.set()

@@ -72,6 +72,8 @@ extension GlobalContainerTests {
 
         @Test func aClassKeyWhoseHelperCachedAnOptionalIsServedFromTheCache() {
             let first = Injections.container.resolve(\.memoOptionalLeaf)
+            // A call site takes the common path from its second resolution.
+            #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
             let runs = memoGetterRuns.count
             for _ in 0..<5 {
                 #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
@@ -82,8 +84,10 @@ extension GlobalContainerTests {
         @Test func keysReadingACachedEntryAsAnotherTypeAreServedItsInstance() {
             let instance = Injections.container.resolve(\.memoCachedDerived)
             let other = Injections.container.resolve(\.memoShapeDerived)
-            #expect(Injections.container.resolve(\.memoCachedBase) === instance)
-            #expect(Injections.container.resolve(\.memoCachedShape) === other)
+            for _ in 0..<2 {  // a call site takes the common path from its second resolution
+                #expect(Injections.container.resolve(\.memoCachedBase) === instance)
+                #expect(Injections.container.resolve(\.memoCachedShape) === other)
+            }
             let runs = memoViewGetterRuns.count
             for _ in 0..<3 {
                 #expect(Injections.container.resolve(\.memoCachedBase) === instance)
@@ -95,7 +99,9 @@ extension GlobalContainerTests {
 
         @Test func aKeyReadingASharedEntryAsItsBaseClassIsServedItWhileItIsHeld() {
             var held: MemoDerived? = Injections.container.resolve(\.memoSharedDerived)
-            #expect(Injections.container.resolve(\.memoSharedBase) === held)
+            for _ in 0..<2 {  // a call site takes the common path from its second resolution
+                #expect(Injections.container.resolve(\.memoSharedBase) === held)
+            }
             let runs = memoViewGetterRuns.count
             #expect(Injections.container.resolve(\.memoSharedBase) === held)
             #expect(memoViewGetterRuns.count == runs)

@@ -11,8 +11,8 @@ import Synchronization
 /// progress). Outside builds this costs nothing; a build pays a lock and a hash per dependency.
 ///
 /// Entries are named by their serial numbers, never by address: an entry can be freed and its
-/// address reused. An entry's edges go when its instance is dropped (it records them again when
-/// rebuilt) and when the entry itself goes.
+/// address reused. An entry's edges go when it next starts a build (which records them anew)
+/// and when the entry itself goes.
 final class DependencyIndex: @unchecked Sendable {
     // @unchecked: every dictionary is guarded by `lock`.
     static let shared = DependencyIndex()
@@ -51,37 +51,51 @@ final class DependencyIndex: @unchecked Sendable {
 
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, as the override registries numbered `registries` decide it.
+    ///
+    /// - Returns: The registries whose key edge, and those whose type edge, this call added
+    ///   (the others were there already), for ``unrecord(_:key:type:keyRegistries:typeRegistries:)``.
+    @discardableResult
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
-    ) {
-        lock.withLock {
+    ) -> (keys: [UInt64], types: [UInt64]) {
+        var swept: [Entry] = []
+        defer { withExtendedLifetime(swept) {} }  // released outside the lock
+        return lock.withLock {
             let serial = dependent.serial
-            if sources[serial] == nil { sweepIfDue() }
+            if sources[serial] == nil { swept = sweepIfDue() }
             dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
+            var added: (keys: [UInt64], types: [UInt64]) = ([], [])
             for registry in registries {
                 let key = InRegistry(registry: registry, key: key)
                 let type = InRegistry(registry: registry, key: type)
-                sources[serial, default: Sources(entry: dependent)].keys.insert(key)
-                sources[serial]!.types.insert(type)
+                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted {
+                    added.keys.append(registry)
+                }
+                if sources[serial]!.types.insert(type).inserted { added.types.append(registry) }
                 byKey[key, default: []].insert(serial)
                 byType[type, default: []].insert(serial)
             }
+            return added
         }
     }
 
-    /// Takes back edges ``record(_:key:type:registries:)`` made for `registries`: an override
-    /// found in a registry before them hides them, so their changes cannot affect the build.
+    /// Takes back edges that ``record(_:key:type:registries:)`` added, for the registries an
+    /// override found before them hides: their changes cannot affect this resolution. Only
+    /// edges that call added: the same type may stand for another key the build resolved.
     func unrecord(
-        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
+        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
+        typeRegistries: [UInt64]
     ) {
         lock.withLock {
             let serial = dependent.serial
-            for registry in registries {
+            for registry in keyRegistries {
                 let key = InRegistry(registry: registry, key: key)
-                let type = InRegistry(registry: registry, key: type)
                 sources[serial]?.keys.remove(key)
-                sources[serial]?.types.remove(type)
                 Self.remove(serial, at: key, in: &byKey)
+            }
+            for registry in typeRegistries {
+                let type = InRegistry(registry: registry, key: type)
+                sources[serial]?.types.remove(type)
                 Self.remove(serial, at: type, in: &byType)
             }
         }
@@ -90,8 +104,10 @@ final class DependencyIndex: @unchecked Sendable {
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
+        var swept: [Entry] = []
+        defer { withExtendedLifetime(swept) {} }  // released outside the lock
         lock.withLock {
-            if sources[dependent.serial] == nil { sweepIfDue() }
+            if sources[dependent.serial] == nil { swept = sweepIfDue() }
             dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
             entry.edgeFlags.bitwiseOr(Entry.isDependedOn, ordering: .relaxed)
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
@@ -122,6 +138,7 @@ final class DependencyIndex: @unchecked Sendable {
         for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
         Self.shrinkIfSparse(&sources)
         Self.shrinkIfSparse(&byKey)
+        Self.shrinkIfSparse(&byType)
         Self.shrinkIfSparse(&byEntry)
     }
 
@@ -129,13 +146,21 @@ final class DependencyIndex: @unchecked Sendable {
     /// argument entry its scope forgot), once their number has doubled since the last sweep.
     /// Call with `lock` locked.
     ///
-    /// NB: entries do not forget themselves in `deinit`: an entry's last release can happen
-    /// while this lock is held (a weak reference loaded here), and the lock is not recursive.
-    private func sweepIfDue() {
-        guard sources.count >= sweepAt else { return }
-        let gone = sources.compactMap { $0.value.entry == nil ? $0.key : nil }
+    /// Entries forget themselves in `deinit`; this catches any that did not (a flag not yet
+    /// visible to the deinit's thread).
+    ///
+    /// - Returns: The entries it loaded, for the caller to release once it holds no lock (a weak
+    ///   load can leave the last reference here).
+    private func sweepIfDue() -> [Entry] {
+        guard sources.count >= sweepAt else { return [] }
+        var alive: [Entry] = []
+        var gone: [UInt64] = []
+        for (serial, source) in sources {
+            if let entry = source.entry { alive.append(entry) } else { gone.append(serial) }
+        }
         for serial in gone { remove(serial, asSource: true) }
         sweepAt = max(1024, sources.count * 2)
+        return alive
     }
 
     private static func remove<Key: Hashable>(

@@ -75,6 +75,12 @@ final class Entry: @unchecked Sendable {
         self.timeToLive = timeToLive
     }
 
+    deinit {
+        // Its edges go with it. Safe: `DependencyIndex` never releases an entry's last
+        // reference while it holds its lock (it hands loaded entries back to be released).
+        DependencyIndex.shared.forget(self, asSource: true)
+    }
+
     private static let serials = Atomic<UInt64>(0)
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
@@ -270,7 +276,12 @@ final class Entry: @unchecked Sendable {
         condition.unlock()
 
         while true {
+            // What an earlier build of this entry was built from is forgotten before this
+            // build starts (not when the entry is cleared, which could forget what this build
+            // records): the build records it anew (see `DependencyIndex`).
+            DependencyIndex.shared.forget(self, asSource: false)
             let startEpoch = lock.withLock { epoch }
+            let changes = thread.changes
             let value = make()
             var prepared = prepare(value)
             condition.lock()
@@ -281,6 +292,12 @@ final class Entry: @unchecked Sendable {
                 prepared = prepare(value)
                 condition.lock()
                 (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            }
+            if outcome == .cleared && thread.changes != changes {
+                // The factory itself changed what the entry is built from (it registered an
+                // override, or reset a scope): building again would change it again, for ever.
+                // Its instance is handed out, not kept.
+                outcome = .notKept
             }
             if outcome == .cleared {
                 // Cleared while building: what it was built from changed. Build again,
@@ -353,11 +370,11 @@ final class Entry: @unchecked Sendable {
         // Whether the instance is current is asked first: a stale `nil` is built again too.
         guard epoch == startEpoch else { return (.cleared, nil) }
         guard let prepared else { return (.notKept, nil) }
+        // A view adopted since `prepare` (once per entry, at a key's first resolution).
+        guard prepared.hadViewMaker || makeView == nil else { return (.viewAdopted, nil) }
         let old = (cell, view)
         cell = prepared.cell
         object = prepared.object
-        // A view adopted since `prepare` (once per entry, at a key's first resolution).
-        guard prepared.hadViewMaker || makeView == nil else { return (.viewAdopted, nil) }
         view = prepared.view
         if !holdsWeakly, let timeToLive {
             expires = true
@@ -384,8 +401,16 @@ final class Entry: @unchecked Sendable {
 
     /// Whether the entry is idle and holds nothing alive: a weak entry whose instance is gone.
     /// Call with `BuildCoordinator.condition` locked.
-    var isIdleAndEmpty: Bool {
-        builder == nil && lock.withLock { holdsWeakly ? object == nil : cell == nil }
+    ///
+    /// - Parameter keep: Receives the instance if the check loaded one, for the caller to
+    ///   release once it holds no lock: a weak load can leave the last reference here, and the
+    ///   instance's deinit may use the container.
+    /// - Returns: Whether no thread builds it and it holds no live instance.
+    func isIdleAndEmpty(keeping keep: inout [AnyObject]) -> Bool {
+        guard builder == nil else { return false }
+        let (held, alive) = lock.withLock { (cell, object) }
+        if let alive { keep.append(alive) }
+        return holdsWeakly ? alive == nil : held == nil
     }
 
     /// The cells an entry held, handed back so that their instances are released where no
@@ -393,7 +418,7 @@ final class Entry: @unchecked Sendable {
     typealias Detached = (Cell?, Cell?)?
 
     /// Drops the instance like ``clear()``, but hands it back instead of releasing it. What the
-    /// instance was built from is forgotten with it (see `DependencyIndex`).
+    /// instance was built from is forgotten when the entry next builds.
     func detach() -> Detached {
         lock.lock()
         let old = (cell, view)
@@ -403,7 +428,6 @@ final class Entry: @unchecked Sendable {
         expires = false
         epoch &+= 1
         lock.unlock()
-        DependencyIndex.shared.forget(self, asSource: false)
         return old
     }
 }

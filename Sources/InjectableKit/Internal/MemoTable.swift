@@ -11,7 +11,7 @@ import Synchronization
 ///   entry that holds its instance, or whether its getter is plain);
 /// - a slot per keypath object, found by the object's address without a lock: a copy of its
 ///   record's generation and entry word. Remembering a key writes every slot of its record, so
-///   that every call site of the key takes the common path after its own first resolution.
+///   that every call site of the key takes the common path from its own second resolution.
 ///
 /// Slots are never removed and tables never shrink; a table that fills up is copied into one
 /// twice its size, and the old one is kept (readers may still be in it; its slots go stale,
@@ -91,6 +91,12 @@ final class MemoTable: @unchecked Sendable {
     /// Keys by value; each record keeps its keypath objects alive (see above).
     private var records: [AnyKeyPath: KeyRecord] = [:]
     private var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
+    /// Keypath objects resolved once and not yet given a slot, kept alive so that their
+    /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
+    /// is resolved again and then gets its slot; a keypath with arguments, a new object at each
+    /// evaluation, never does, and is let go.
+    private var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
+    static let seenLimit = 4096
     private var objectCount = 0
     /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
     /// they read, never see a freed one.
@@ -126,6 +132,9 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
+    /// How many keypath objects wait for their second resolution (for tests of its bound).
+    var seenCount: Int { lock.withLock { seenOnce.count } }
+
     /// How many keypath objects have slots, and how many keys they stand for.
     var counts: (objects: Int, keys: Int) {
         lock.withLock { (objectCount, records.count) }
@@ -141,8 +150,10 @@ final class MemoTable: @unchecked Sendable {
                     | (view ? Self.viewFlag : 0)
             } ?? (plainGetter ? Self.plainGetter : 0)
         let generationWord = UInt(truncatingIfNeeded: generation)
+        var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
+        defer { withExtendedLifetime(evicted) {} }  // arguments released outside the lock
         lock.withLock {
-            guard let record = record(for: keyPath) else { return }
+            guard let record = record(for: keyPath, evicting: &evicted) else { return }
             // A resolution that started before a newer one remembered may finish after it.
             guard generationWord &- record.generation < UInt.max / 2 else { return }
             if let entry, kept.insert(ObjectIdentifier(entry)).inserted {
@@ -158,10 +169,18 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
-    /// The record of `keyPath`'s key, giving the object a slot if it has none and the bounds
-    /// allow; `nil` if they do not. Call with `lock` locked.
-    private func record(for keyPath: AnyKeyPath) -> KeyRecord? {
-        if let record = recordsByObject[ObjectIdentifier(keyPath)] { return record }
+    /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
+    /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.
+    private func record(
+        for keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
+    ) -> KeyRecord? {
+        let object = ObjectIdentifier(keyPath)
+        if let record = recordsByObject[object] { return record }
+        guard seenOnce.removeValue(forKey: object) != nil else {
+            if seenOnce.count >= Self.seenLimit { swap(&evicted, &seenOnce) }
+            seenOnce[object] = keyPath
+            return nil
+        }
         guard objectCount < limit else { return nil }
         let record = records[keyPath] ?? KeyRecord()
         guard record.objects.count < keyLimit else { return nil }

@@ -171,8 +171,11 @@ final class OverrideRegistry: @unchecked Sendable {
     private func reachedStorages(
         _ affected: (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>),
         layers: [OverrideRegistry]
-    ) -> [(storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>)] {
-        var reached = [(ownStorages, affected.keys, affected.types)]
+    ) -> [(
+        storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
+        closer: [OverrideRegistry]
+    )] {
+        var reached = [(ownStorages, affected.keys, affected.types, [OverrideRegistry]())]
         for layer in layers where layer !== self {
             let chain = layer.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
@@ -185,7 +188,8 @@ final class OverrideRegistry: @unchecked Sendable {
                 !closer.contains { $0.overrides(key: nil, type: type) }
             }
             guard !keys.isEmpty || !types.isEmpty else { continue }
-            reached.append((layer.lock.withLock { Array(layer.storages.values) }, keys, types))
+            reached.append(
+                (layer.lock.withLock { Array(layer.storages.values) }, keys, types, Array(closer)))
         }
         return reached
     }
@@ -236,6 +240,7 @@ final class OverrideRegistry: @unchecked Sendable {
     private func change(_ update: (inout Overrides) -> Void) {
         // Taken outside the lock, and released after it: a layer's deinit releases its caches.
         let layers = Self.liveLayers.all
+        ThreadState.current.changes += 1
         var released: [Any] = []
         lock.withLock {
             let before = current
@@ -247,12 +252,18 @@ final class OverrideRegistry: @unchecked Sendable {
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
                 var dropped: [Entry] = []
-                for (storages, keys, types) in reachedStorages(affected, layers: layers) {
+                for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
                     for storage in storages {
                         let detached = storage.detach { entry in
-                            types.contains(entry.key.type)
-                                || entry.overrideType.map(types.contains) ?? false
-                                || entry.owner.map(keys.contains) ?? false
+                            guard
+                                types.contains(entry.key.type)
+                                    || entry.overrideType.map(types.contains) ?? false
+                                    || entry.owner.map(keys.contains) ?? false
+                            else { return false }
+                            // Built for a key a closer registry overrides: from that override.
+                            guard let owner = entry.owner, !closer.isEmpty else { return true }
+                            let ownerType = ObjectIdentifier(Swift.type(of: owner).valueType)
+                            return !closer.contains { $0.overrides(key: owner, type: ownerType) }
                         }
                         dropped += detached.map(\.0)
                         released.append(detached.map(\.1))

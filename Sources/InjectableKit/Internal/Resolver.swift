@@ -128,8 +128,9 @@ enum Resolver {
             // again (see `DependencyIndex`).
             let building = MemoTable.hasDetours ? ThreadState.current.buildStack.last : nil
             let chain = building.map { _ in registry.chain.map(\.serial) } ?? []
+            var added: (keys: [UInt64], types: [UInt64]) = ([], [])
             if let building {
-                DependencyIndex.shared.record(
+                added = DependencyIndex.shared.record(
                     building, key: keyPath, type: ObjectIdentifier(Value.self), registries: chain)
             }
             // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
@@ -137,12 +138,12 @@ enum Resolver {
             var servedBy: OverrideRegistry?
             if let override = registry.override(for: keyPath, servedBy: &servedBy) {
                 // Registries beneath the one that served it cannot change this resolution.
-                if let building, let servedBy, let index = chain.firstIndex(of: servedBy.serial),
-                    index + 1 < chain.count
-                {
+                if let building, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
+                    let hidden = chain[(index + 1)...]
                     DependencyIndex.shared.unrecord(
                         building, key: keyPath, type: ObjectIdentifier(Value.self),
-                        registries: Array(chain[(index + 1)...]))
+                        keyRegistries: added.keys.filter(hidden.contains),
+                        typeRegistries: added.types.filter(hidden.contains))
                 }
                 return resolve(keyPath, with: override, token: token, caller: caller)
             }

@@ -22,7 +22,8 @@ final class ScopeStorage: @unchecked Sendable {
     /// entries for the instances still alive, not for every argument it has seen.
     func entry(for key: EntryKey, make: () -> Entry) -> Entry {
         var forgotten: [Entry] = []
-        defer { withExtendedLifetime(forgotten) {} }  // released outside the lock
+        var loaded: [AnyObject] = []
+        defer { withExtendedLifetime((forgotten, loaded)) {} }  // released outside the lock
         return lock.withLock {
             if let entry = entries[key] { return entry }
             let entry = make()
@@ -30,7 +31,7 @@ final class ScopeStorage: @unchecked Sendable {
             if key.argument != nil {
                 argumentEntries += 1
                 if argumentEntries >= pruneAt {
-                    forgotten = retireArgumentEntries { $0.isIdleAndEmpty }
+                    forgotten = retireArgumentEntries { $0.isIdleAndEmpty(keeping: &loaded) }
                     pruneAt = max(Self.minimumPruneAt, argumentEntries * 2)
                 }
             }
@@ -68,6 +69,7 @@ final class ScopeStorage: @unchecked Sendable {
     /// without bound; one that a thread is building stays, cleared, and its builder builds
     /// again (see `Entry.obtain`).
     func reset() {
+        ThreadState.current.changes += 1
         let (all, forgotten) = lock.withLock {
             let all = Array(entries.values)
             let forgotten = argumentEntries > 0 ? retireArgumentEntries { _ in true } : []
@@ -90,7 +92,8 @@ final class ScopeStorage: @unchecked Sendable {
     ///
     /// - Returns: The entries, and what they held.
     func detach(where matches: (Entry) -> Bool) -> [(Entry, Entry.Detached)] {
-        let matching = lock.withLock { entries.values.filter(matches) }
+        // Matched outside `lock`: the test may take other locks (see `OverrideRegistry`).
+        let matching = lock.withLock { Array(entries.values) }.filter(matches)
         return matching.map { ($0, $0.detach()) }
     }
 }

@@ -47,6 +47,9 @@ final class ThreadState: @unchecked Sendable {
     /// The entries whose instances this thread is building, innermost last.
     @exclusivity(unchecked) var buildStack: [Entry] = []
     var waitingFor: Entry?
+    /// How many changes of overrides or scope resets this thread has made, so that a build can
+    /// tell a change its own factory made (see `Entry.obtain`).
+    @exclusivity(unchecked) var changes = 0
     /// The key check this thread runs for `Injections.verify`, if it runs one.
     var verification: VerificationRun?
     @exclusivity(unchecked) private var nextToken: UInt64

@@ -5,7 +5,11 @@ protocol OptionalValue {
 }
 
 extension Optional: OptionalValue {
-    var isNil: Bool { self == nil }
+    /// `nil` at any depth: `.none`, or `.some` of a `nil` (`Int??.some(nil)`, `Any?.some(nil)`).
+    var isNil: Bool {
+        guard let wrapped = self else { return true }
+        return InjectableKit.isNil(wrapped)
+    }
     var wrappedAny: Any? { self.map { $0 as Any } }
 }
 
