@@ -45,7 +45,12 @@ final class Entry: @unchecked Sendable {
     private var cell: Cell? {
         didSet {
             cellStorage = cell?.storage
-            strongObject = (cell as? ObjectCell)?.ownedObject
+            // NB: no cast here, under the lock: `ObjectCell` is a final class, so comparing
+            // metadata pointers tells it.
+            strongObject =
+                cell.flatMap { type(of: $0) == ObjectCell.self ? $0 : nil }.map {
+                    unsafeDowncast($0, to: ObjectCell.self).ownedObject
+                } ?? nil
         }
     }
     /// The same instance as the type of the key that memoised this entry, when that differs
