@@ -8,10 +8,19 @@
 //
 // The scenarios use the first 10 (`registrations-10`, `keypath-literal-10`) or all
 // (`registrations-1000`, `keypath-literal-1000`) of them.
+//
+// Each library declares its keys (or registers its types) in one file and resolves them from
+// `siteFiles` other files, each of which resolves every key, as an app resolves a key from the
+// many files that use it. A release build compiles each file to an LLVM module of its own, which
+// makes its own keypath object for each keypath literal, so each key reaches a keypath-spelled
+// API as `siteFiles` different objects. The scenarios call the sites of all the files.
 
 import Foundation
 
 let count = 1000
+
+/// How many files resolve the keys, each of them every key.
+let siteFiles = 4
 
 /// The lines `body` makes for each registration index, one after the other.
 func each(_ body: (_ index: Int, _ type: String) -> [String]) -> [String] {
@@ -32,73 +41,124 @@ func table(_ doc: String, _ declaration: String, _ name: (Int, String) -> String
     ["", "/// \(doc)", "\(declaration) = ["] + each { ["    \(name($0, $1)),"] } + ["]"]
 }
 
+/// The files of one library's call sites, named `name+Sites1` and on: each has `header`, one
+/// private function per registration (`function(index, type)`'s lines, its name `prefix` and the
+/// type's name), and a table of them, `tablePrefix` and the file's number.
+func siteFileTexts(
+    _ name: String, header: [String], function: (Int, String) -> [String], prefix: String,
+    tableDoc: String, tablePrefix: String, tableType: String
+) -> [(String, String)] {
+    (1...siteFiles).map { number in
+        let text = file(
+            header.map { $0.replacingOccurrences(of: "FILE", with: "\(number) of \(siteFiles)") }
+                + each(function)
+                + table(tableDoc, "let \(tablePrefix)\(number): \(tableType)") { _, type in
+                    "\(prefix)\(type)"
+                })
+        return ("\(name)+Sites\(number)", text)
+    }
+}
+
+/// `[prefix1, prefix2, ...]`: each file's table, in file order.
+func filesTable(_ doc: String, _ declaration: String, _ prefix: String) -> [String] {
+    ["", "/// \(doc)", "\(declaration) = ["] + (1...siteFiles).map { "    \(prefix)\($0)," }
+        + ["]"]
+}
+
+// The registered types and direct construction's singletons.
+
 let types = file(
     [
         "// The registered types, one per registration (Swinject keys by type), and the",
         "// hand-written singletons that direct construction reads.",
         "",
     ]
-        + each { _, type in ["final class \(type): Sendable { static let shared = \(type)() }"] }
-        + [""]
-        + each { _, type in
-            ["private func direct\(type)() -> AnyObject { \(type).shared }"]
-        }
-        + table(
-            "Reads each hand-written singleton, in registration order.",
-            "let directRegistrationResolvers: [@Sendable () -> AnyObject]"
-        ) { _, type in "direct\(type)" })
+        + each { _, type in ["final class \(type): Sendable { static let shared = \(type)() }"] })
+
+let directSites = siteFileTexts(
+    "Registrations+Direct",
+    header: [
+        "// Direct construction's reads of the hand-written singletons, file FILE: the same",
+        "// reads in each file, as the libraries' call sites are.",
+        "",
+    ],
+    function: { _, type in ["private func direct\(type)() -> AnyObject { \(type).shared }"] },
+    prefix: "direct",
+    tableDoc: "Reads each hand-written singleton from this file, in registration order.",
+    tablePrefix: "directRegistrationSites",
+    tableType: "[@Sendable () -> AnyObject]")
+
+// InjectableKit.
 
 let injectableKit = file(
     [
         "import InjectableKit",
         "",
         "// InjectableKit: one computed property per registration, application (singleton) scope.",
+        "// Resolved from the Registrations+InjectableKit+Sites files.",
         "",
         "extension Injections {",
     ]
         + each { index, type in
             ["    var registration\(index): \(type) { application(\(type)()) }"]
         }
-        + ["}", ""]
-        + each { index, type in
-            [
-                "private func resolve\(type)() -> AnyObject {",
-                "    Injections.container.resolve(\\.registration\(index))",
-                "}",
-            ]
-        }
-        + table(
-            "Resolves each registration through the container, in registration order.",
-            "let injectableKitRegistrationResolvers: [@Sendable () -> AnyObject]"
-        ) { _, type in "resolve\(type)" })
+        + ["}"])
 
-let keyPathLiteral = file(
-    [
+let injectableKitSites = siteFileTexts(
+    "Registrations+InjectableKit",
+    header: [
         "import InjectableKit",
         "",
-        "// Direct code with keypath literals: each hand-written singleton read, with the",
-        "// registration's keypath literal made and dropped around it, as a call site of a",
-        "// keypath-spelled API does.",
+        "// InjectableKit's call sites, file FILE: every registration resolved with this file's",
+        "// keypath literal.",
         "",
-    ]
-        + each { index, type in
-            [
-                "private func keyPathLiteral\(type)() -> AnyObject {",
-                "    keepKeyPath(\\Injections.registration\(index))",
-                "    return \(type).shared",
-                "}",
-            ]
-        }
-        + table(
-            "Makes each registration's keypath and reads its singleton, in registration order.",
-            "let keyPathLiteralResolvers: [@Sendable () -> AnyObject]"
-        ) { _, type in "keyPathLiteral\(type)" })
+    ],
+    function: { index, type in
+        [
+            "private func resolve\(type)() -> AnyObject {",
+            "    Injections.container.resolve(\\.registration\(index))",
+            "}",
+        ]
+    },
+    prefix: "resolve",
+    tableDoc: "Resolves each registration from this file, in registration order.",
+    tablePrefix: "injectableKitRegistrationSites",
+    tableType: "[@Sendable () -> AnyObject]")
+
+// Direct construction with keypath literals.
+
+let keyPathLiteralSites = siteFileTexts(
+    "Registrations+KeyPathLiteral",
+    header: [
+        "import InjectableKit",
+        "",
+        "// Direct code with keypath literals, file FILE: each hand-written singleton read, with",
+        "// the registration's keypath literal (this file's) made and dropped around it, as a call",
+        "// site of a keypath-spelled API does.",
+        "",
+    ],
+    function: { index, type in
+        [
+            "private func keyPathLiteral\(type)() -> AnyObject {",
+            "    keepKeyPath(\\Injections.registration\(index))",
+            "    return \(type).shared",
+            "}",
+        ]
+    },
+    prefix: "keyPathLiteral",
+    tableDoc: "Makes each registration's keypath and reads its singleton from this file, in "
+        + "registration order.",
+    tablePrefix: "keyPathLiteralSites",
+    tableType: "[@Sendable () -> AnyObject]")
+
+// Swinject.
 
 let swinject = file(
     [
         "import Swinject",
         "",
         "// Swinject: one registration per type, in the container (singleton) object scope.",
+        "// Resolved from the Registrations+Swinject+Sites files.",
         "",
     ]
         + each { _, type in
@@ -111,26 +171,37 @@ let swinject = file(
         + table(
             "Registers each type in a container, in registration order.",
             "let swinjectRegistrations: [@Sendable (Container) -> Void]"
-        ) { _, type in "register\(type)" }
-        + [""]
-        + each { _, type in
-            [
-                "private func resolve\(type)(with resolver: any Resolver) -> AnyObject {",
-                "    resolver.resolve(\(type).self)!",
-                "}",
-            ]
-        }
-        + table(
-            "Resolves each type, in registration order.",
-            "let swinjectRegistrationResolvers: [@Sendable (any Resolver) -> AnyObject]"
-        ) { _, type in "resolve\(type)" })
+        ) { _, type in "register\(type)" })
+
+let swinjectSites = siteFileTexts(
+    "Registrations+Swinject",
+    header: [
+        "import Swinject",
+        "",
+        "// Swinject's call sites, file FILE: every registered type resolved.",
+        "",
+    ],
+    function: { _, type in
+        [
+            "private func resolve\(type)(with resolver: any Resolver) -> AnyObject {",
+            "    resolver.resolve(\(type).self)!",
+            "}",
+        ]
+    },
+    prefix: "resolve",
+    tableDoc: "Resolves each type from this file, in registration order.",
+    tablePrefix: "swinjectRegistrationSites",
+    tableType: "[@Sendable (any Resolver) -> AnyObject]")
+
+// swift-dependencies.
 
 let dependencies = file(
     [
         "import Dependencies",
         "",
         "// swift-dependencies: one DependencyKey and one DependencyValues property per",
-        "// registration; its live value is cached per key, like a singleton.",
+        "// registration; its live value is cached per key, like a singleton. Resolved from the",
+        "// Registrations+Dependencies+Sites files.",
         "",
     ]
         + each { _, type in
@@ -149,29 +220,78 @@ let dependencies = file(
                 "    }",
             ]
         }
-        + ["}", ""]
-        + each { index, type in
-            [
-                "private func resolve\(type)() -> AnyObject {",
-                "    @Dependency(\\.registration\(index)) var value",
-                "    return value",
-                "}",
-            ]
-        }
-        + table(
-            "Resolves each dependency with `@Dependency`, in registration order.",
-            "let dependenciesRegistrationResolvers: [@Sendable () -> AnyObject]"
-        ) { _, type in "resolve\(type)" })
+        + ["}"])
+
+let dependenciesSites = siteFileTexts(
+    "Registrations+Dependencies",
+    header: [
+        "import Dependencies",
+        "",
+        "// swift-dependencies' call sites, file FILE: every dependency read with `@Dependency`",
+        "// and this file's keypath literal.",
+        "",
+    ],
+    function: { index, type in
+        [
+            "private func resolve\(type)() -> AnyObject {",
+            "    @Dependency(\\.registration\(index)) var value",
+            "    return value",
+            "}",
+        ]
+    },
+    prefix: "resolve",
+    tableDoc: "Resolves each dependency from this file with `@Dependency`, in registration order.",
+    tablePrefix: "dependenciesRegistrationSites",
+    tableType: "[@Sendable () -> AnyObject]")
+
+// Every library's tables of files.
+
+let sites = file(
+    [
+        "import Swinject",
+        "",
+        "// Each library's call sites: one table per file of sites (\(siteFiles) files, each",
+        "// resolving every registration), in file order; `registrationRoundRobin` orders",
+        "// their calls.",
+    ]
+        + filesTable(
+            "Direct construction's reads, one table per file.",
+            "let directRegistrationResolvers: [[@Sendable () -> AnyObject]]",
+            "directRegistrationSites")
+        + filesTable(
+            "InjectableKit's resolutions, one table per file.",
+            "let injectableKitRegistrationResolvers: [[@Sendable () -> AnyObject]]",
+            "injectableKitRegistrationSites")
+        + filesTable(
+            "Direct construction's reads with keypath literals, one table per file.",
+            "let keyPathLiteralResolvers: [[@Sendable () -> AnyObject]]",
+            "keyPathLiteralSites")
+        + filesTable(
+            "Swinject's resolutions, one table per file.",
+            "let swinjectRegistrationResolvers: [[@Sendable (any Resolver) -> AnyObject]]",
+            "swinjectRegistrationSites")
+        + filesTable(
+            "swift-dependencies' resolutions, one table per file.",
+            "let dependenciesRegistrationResolvers: [[@Sendable () -> AnyObject]]",
+            "dependenciesRegistrationSites"))
+
+let files =
+    [
+        ("RegistrationTypes", types),
+        ("RegistrationSites", sites),
+        ("Registrations+InjectableKit", injectableKit),
+        ("Registrations+Swinject", swinject),
+        ("Registrations+Dependencies", dependencies),
+    ] + directSites + injectableKitSites + keyPathLiteralSites + swinjectSites + dependenciesSites
 
 let folder = URL(fileURLWithPath: "Sources/Benchmarks/Generated", isDirectory: true)
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-for (name, text) in [
-    ("RegistrationTypes", types),
-    ("Registrations+InjectableKit", injectableKit),
-    ("Registrations+KeyPathLiteral", keyPathLiteral),
-    ("Registrations+Swinject", swinject),
-    ("Registrations+Dependencies", dependencies),
-] {
+// Files this script wrote before and no longer writes would still be compiled: remove them.
+for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+where name.hasSuffix(".generated.swift") {
+    try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+}
+for (name, text) in files {
     let url = folder.appendingPathComponent("\(name).generated.swift")
     try text.write(to: url, atomically: true, encoding: .utf8)
     print("wrote \(url.path)")

@@ -88,14 +88,38 @@ func nonSendable(_ resolve: @escaping @Sendable () -> AnyObject) -> () -> AnyObj
     resolve
 }
 
-/// Measures `scenario`, a registration scenario, with the first `scenario.registrationCount` of
-/// `resolvers`: one first pass for `first-resolution`, round-robin for the others.
+/// The order in which a registration scenario calls the first `count` keys' call sites, given
+/// one table of sites per file (`files[file][key]`): round robin over the keys, once per file,
+/// the file turning with each key and each pass, so that pass `p` resolves key `k` from file
+/// `(k + p) % files.count`. Every key is resolved from every file once in `files.count` passes,
+/// and consecutive calls come from different files. Its first `count` elements, the first pass,
+/// resolve each key once.
+func registrationRoundRobin<Resolver>(_ files: [[Resolver]], count: Int) -> [Resolver] {
+    (0..<files.count).flatMap { pass in
+        (0..<count).map { key in files[(key + pass) % files.count][key] }
+    }
+}
+
+/// Measures `scenario`, a registration scenario, with the first `scenario.registrationCount`
+/// keys of `files` (each file's call sites, see `registrationRoundRobin`): one first pass for
+/// `first-resolution`, round robin for the others.
 func measureRegistrations(
-    _ scenario: Scenario, _ resolvers: [@Sendable () -> AnyObject], with harness: Harness
+    _ scenario: Scenario, _ files: [[@Sendable () -> AnyObject]], with harness: Harness
 ) -> Double {
-    let used = resolvers.prefix(scenario.registrationCount).map(nonSendable)
-    if scenario == .firstResolution { return measureFirstPass(used) }
-    return measureRoundRobin(used, with: harness)
+    let order = registrationRoundRobin(files, count: scenario.registrationCount)
+    return measureRegistrationOrder(scenario, order.map(nonSendable), with: harness)
+}
+
+/// Measures `scenario`, a registration scenario, calling `order` (made by
+/// `registrationRoundRobin`): its first pass for `first-resolution`, all of it round robin for
+/// the others.
+func measureRegistrationOrder(
+    _ scenario: Scenario, _ order: [() -> AnyObject], with harness: Harness
+) -> Double {
+    if scenario == .firstResolution {
+        return measureFirstPass(Array(order.prefix(scenario.registrationCount)))
+    }
+    return measureRoundRobin(order, with: harness)
 }
 
 /// Times one call of each of `resolvers`, made when none of them has run before: the cost of a
@@ -108,9 +132,10 @@ func measureFirstPass(_ resolvers: [() -> AnyObject]) -> Double {
     return elapsed.nanoseconds / Double(resolvers.count)
 }
 
-/// Measures calling `resolvers` in turn, one call per operation.
+/// Measures calling `resolvers` in turn, one call per operation, after calling each once (which
+/// builds every instance and gives each call site its first resolution).
 func measureRoundRobin(_ resolvers: [() -> AnyObject], with harness: Harness) -> Double {
-    for resolve in resolvers { blackHole(resolve()) }  // builds every instance once
+    for resolve in resolvers { blackHole(resolve()) }
     return harness.measure { n in
         var index = 0
         for _ in 0..<n {

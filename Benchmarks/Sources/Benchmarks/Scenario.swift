@@ -29,12 +29,14 @@ enum Scenario: String, CaseIterable, Sendable {
     case threads1 = "threads-1"
     /// Singleton resolution on two threads at once (wall time per operation per thread).
     case threads2 = "threads-2"
-    /// Singleton resolution round-robin over 10 registrations.
+    /// Singleton resolution round-robin over 10 registrations, each resolved in turn from call
+    /// sites in four files (see `registrationRoundRobin`).
     case registrations10 = "registrations-10"
-    /// Singleton resolution round-robin over 1,000 registrations.
+    /// Singleton resolution round-robin over 1,000 registrations, from the same four files.
     case registrations1000 = "registrations-1000"
-    /// Direct construction only: `registrations-10`'s singleton reads, each also making and
-    /// dropping its registration's keypath literal, as a call site of a keypath-spelled API does.
+    /// Direct construction only: `registrations-10`'s singleton reads (from four files, in the
+    /// same order), each also making and dropping its registration's keypath literal (its file's
+    /// object), as a call site of a keypath-spelled API does.
     case keyPathLiteral10 = "keypath-literal-10"
     /// The same over 1,000 registrations. How much more the literals cost per key with 1,000 keys
     /// than with 10: (`keypath-literal-1000` − `keypath-literal-10`) − (`registrations-1000` −

@@ -78,11 +78,10 @@ struct SwinjectScenarios: Suite {
             let count = scenario.registrationCount
             let registrationsContainer = Container()
             for register in swinjectRegistrations.prefix(count) { register(registrationsContainer) }
-            let resolvers: [() -> AnyObject] = swinjectRegistrationResolvers.prefix(count).map {
-                resolve in { resolve(registrationsContainer) }
-            }
-            if scenario == .firstResolution { return measureFirstPass(resolvers) }
-            return measureRoundRobin(resolvers, with: harness)
+            let order: [() -> AnyObject] = registrationRoundRobin(
+                swinjectRegistrationResolvers, count: count
+            ).map { resolve in { resolve(registrationsContainer) } }
+            return measureRegistrationOrder(scenario, order, with: harness)
         case .firstAfterReset:
             return harness.measure { n in
                 for _ in 0..<n {

@@ -2,9 +2,9 @@
 
 import InjectableKit
 
-// Direct code with keypath literals: each hand-written singleton read, with the
-// registration's keypath literal made and dropped around it, as a call site of a
-// keypath-spelled API does.
+// Direct code with keypath literals, file 2 of 4: each hand-written singleton read, with
+// the registration's keypath literal (this file's) made and dropped around it, as a call
+// site of a keypath-spelled API does.
 
 private func keyPathLiteralRegistration0() -> AnyObject {
     keepKeyPath(\Injections.registration0)
@@ -4007,8 +4007,8 @@ private func keyPathLiteralRegistration999() -> AnyObject {
     return Registration999.shared
 }
 
-/// Makes each registration's keypath and reads its singleton, in registration order.
-let keyPathLiteralResolvers: [@Sendable () -> AnyObject] = [
+/// Makes each registration's keypath and reads its singleton from this file, in registration order.
+let keyPathLiteralSites2: [@Sendable () -> AnyObject] = [
     keyPathLiteralRegistration0,
     keyPathLiteralRegistration1,
     keyPathLiteralRegistration2,

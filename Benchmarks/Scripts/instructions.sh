@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Instructions per resolution, counted by callgrind: figures that hold on any machine of the
+# same instruction set, beside the benchmark table's nanoseconds (which vary from machine to
+# machine with the cost of a locked instruction or a cache miss).
+#
+# Builds a small release executable against this checkout (in a temporary package, so the
+# Benchmarks package keeps its dependencies), runs each scenario under callgrind with N and
+# with 0 iterations, and prints (instructions at N - instructions at 0) / N. The key lives in a
+# module of its own, so every call site is in another module, as in an app.
+#
+# Usage: Benchmarks/Scripts/instructions.sh [scenario ...]   (needs valgrind)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+iterations=20000
+scenarios=("$@")
+if [ ${#scenarios[@]} -eq 0 ]; then
+    scenarios=(direct keypath-only cached application shared unique second-module
+        override-same first-after-reset)
+fi
+
+mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
+cat >"$work/Package.swift" <<EOF
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Counts",
+    dependencies: [.package(name: "InjectableKit", path: "$root")],
+    targets: [
+        .target(name: "Keys", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .executableTarget(
+            name: "Counts",
+            dependencies: ["Keys", .product(name: "InjectableKit", package: "InjectableKit")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+EOF
+cat >"$work/Sources/Keys/Keys.swift" <<'EOF'
+import InjectableKit
+
+public final class Thing: Sendable { public init() {} }
+
+extension Injections {
+    public var countCached: Thing { cached(Thing()) }
+    public var countApplication: Thing { application(Thing()) }
+    public var countShared: Thing { shared(Thing()) }
+    public var countUnique: Thing { Thing() }
+    public var countOverridden: Thing { Thing() }
+    public var countReset: Thing { cached(Thing()) }
+}
+
+@inline(never) @_optimize(none) public func sink(_ thing: Thing) {}
+
+/// The cached key resolved from the module that declares it.
+@inline(never) public func resolveInKeysModule(_ n: Int) {
+    for _ in 0..<n { sink(Injections.container.resolve(\.countCached)) }
+}
+EOF
+cat >"$work/Sources/Counts/main.swift" <<'EOF'
+import InjectableKit
+import Keys
+
+enum Static { static let thing = Thing() }
+@inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}
+
+let container = Injections.container
+let loops: [String: (Int) -> Void] = [
+    // Direct code: a static instance handed to the sink.
+    "direct": { n in for _ in 0..<n { sink(Static.thing) } },
+    // The same, with a keypath literal of a key in another module made and dropped: what any
+    // keypath-spelled API pays at its call site.
+    "keypath-only": { n in for _ in 0..<n { keep(\Injections.countCached); sink(Static.thing) } },
+    "cached": { n in for _ in 0..<n { sink(container.resolve(\.countCached)) } },
+    "application": { n in for _ in 0..<n { sink(container.resolve(\.countApplication)) } },
+    "shared": { n in for _ in 0..<n { sink(container.resolve(\.countShared)) } },
+    "unique": { n in for _ in 0..<n { sink(container.resolve(\.countUnique)) } },
+    "second-module": resolveInKeysModule,
+    "override-same": { n in for _ in 0..<n { sink(container.resolve(\.countOverridden)) } },
+    "first-after-reset": { n in
+        for _ in 0..<n {
+            Injections.Scope.cached.reset()
+            sink(container.resolve(\.countReset))
+        }
+    },
+]
+let scenario = CommandLine.arguments[1]
+let count = Int(CommandLine.arguments[2])!
+guard let loop = loops[scenario] else { fatalError("unknown scenario \(scenario)") }
+container.register(\.countOverridden) { Thing() }
+let held = container.resolve(\.countShared)  // a shared instance stays alive while measured
+loop(2)  // a call site takes the common path from its second resolution
+loop(count)
+withExtendedLifetime(held) {}
+EOF
+
+swift build -c release --package-path "$work" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+binary="$(swift build -c release --package-path "$work" --show-bin-path)/Counts"
+collected() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+echo "| scenario | instructions per operation |"
+echo "| --- | ---: |"
+for scenario in "${scenarios[@]}"; do
+    base=$(collected "$scenario" 0)
+    full=$(collected "$scenario" "$iterations")
+    echo "| $scenario | $(((full - base) / iterations)) |"
+done
