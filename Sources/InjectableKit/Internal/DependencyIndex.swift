@@ -136,10 +136,10 @@ final class DependencyIndex: @unchecked Sendable {
         for key in gone.keys { Self.remove(serial, at: key, in: &byKey) }
         for type in gone.types { Self.remove(serial, at: type, in: &byType) }
         for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
-        Self.shrinkIfSparse(&sources)
-        Self.shrinkIfSparse(&byKey)
-        Self.shrinkIfSparse(&byType)
-        Self.shrinkIfSparse(&byEntry)
+        sources.shrinkIfSparse()
+        byKey.shrinkIfSparse()
+        byType.shrinkIfSparse()
+        byEntry.shrinkIfSparse()
     }
 
     /// Forgets the dependents that no longer exist (a layer's entries, gone with the layer; an
@@ -169,13 +169,6 @@ final class DependencyIndex: @unchecked Sendable {
         // In place: a copy of a set shared by many dependents would cost its size each time.
         index[key]?.remove(serial)
         if index[key]?.isEmpty == true { index[key] = nil }
-    }
-
-    /// A dictionary keeps its capacity when emptied: give it back once most of it is unused.
-    private static func shrinkIfSparse<Key, Value>(_ dictionary: inout [Key: Value]) {
-        if dictionary.capacity > 1024 && dictionary.count * 8 < dictionary.capacity {
-            dictionary = Dictionary(uniqueKeysWithValues: dictionary.map { ($0.key, $0.value) })
-        }
     }
 
     /// Every entry built, directly or through others, from `entries`, or from `keys` or `types`

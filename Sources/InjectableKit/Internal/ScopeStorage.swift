@@ -57,10 +57,7 @@ final class ScopeStorage: @unchecked Sendable {
         }
         BuildCoordinator.condition.unlock()
         argumentEntries -= forgotten.count
-        // A dictionary keeps its capacity when emptied: give it back once most is unused.
-        if entries.capacity > 1024 && entries.count * 8 < entries.capacity {
-            entries = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
-        }
+        entries.shrinkIfSparse()
         return forgotten
     }
 
@@ -82,9 +79,7 @@ final class ScopeStorage: @unchecked Sendable {
         for dependent in DependencyIndex.shared.dependents(entries: all) {
             dependent.clear()
         }
-        for entry in forgotten {
-            DependencyIndex.shared.forget(entry, asSource: true)
-        }
+        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the clears
     }
 
     /// Drops the instances of the entries that match, handing them back for the caller to
