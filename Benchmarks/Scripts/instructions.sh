@@ -17,7 +17,7 @@ iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared unique second-module
-        override-same first-after-reset)
+        override-same first-after-reset lazy-wrapper)
 fi
 
 mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
@@ -62,6 +62,8 @@ import InjectableKit
 import Keys
 
 enum Static { static let thing = Thing() }
+/// An owner whose dependency resolves on first read (`lazy-wrapper`).
+final class LazyOwner { @LazyInjectable(\.countApplication) var thing }
 @inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}
 
 let container = Injections.container
@@ -83,6 +85,8 @@ let loops: [String: (Int) -> Void] = [
             sink(container.resolve(\.countReset))
         }
     },
+    // An owner made, its lazy dependency read once, and the owner dropped.
+    "lazy-wrapper": { n in for _ in 0..<n { sink(LazyOwner().thing) } },
 ]
 let scenario = CommandLine.arguments[1]
 let count = Int(CommandLine.arguments[2])!

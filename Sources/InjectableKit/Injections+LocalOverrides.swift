@@ -42,6 +42,9 @@ extension Injections {
     /// run in their own layers never see each other's overrides, and can run in parallel.
     /// Layers nest: an inner one's overrides are checked first.
     ///
+    /// `@LazyInjectable` and `@WeakLazyInjectable` made inside remember the layer, and resolve
+    /// in it when first read, even after `operation` has returned.
+    ///
     /// > Important: Task-local values reach child tasks (`async let`, task groups, `Task { }`)
     /// > but not detached tasks (`Task.detached`) or callbacks run later on other threads (a
     /// > completion handler, a `DispatchQueue` block). To carry the overrides there, capture
@@ -127,6 +130,25 @@ extension Injections {
     ) async rethrows -> Result {
         guard let overrides else { return try await operation() }
         return try await Layers.with(overrides.registry, operation)
+    }
+
+    /// A layer of overrides to run code in now and later, with
+    /// `withOverrides(_:operation:)`: every run shares its overrides and its scope caches.
+    ///
+    /// For a SwiftUI preview, or any value made in a layer and used after:
+    ///
+    /// ```swift
+    /// let preview = Injections.makeOverrides { $0.register(\.api) { PreviewAPI() } }
+    /// let screen = Injections.withOverrides(preview) { AccountsScreen() }
+    /// Injections.withOverrides(preview) { screen.refresh() }
+    /// ```
+    ///
+    /// The layer is made over the one in effect, if any.
+    ///
+    /// - Parameter configure: Registers the overrides.
+    /// - Returns: The layer, for `withOverrides(_:operation:)`.
+    public static func makeOverrides(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+        makeLayer(configure)
     }
 
     /// A new layer over the one in effect, with the overrides `configure` registers.

@@ -7,6 +7,11 @@
 /// ```
 ///
 /// Safe to read from several threads at once: they all get the same instance.
+///
+/// The key resolves in the override layer the wrapper was made in, whenever it is first read:
+/// an object made inside `Injections.withOverrides` gets that layer's overrides even if it
+/// first reads the property after the operation has returned, on another thread, or in a
+/// detached task. A wrapper made outside any layer resolves in the global container.
 @propertyWrapper
 public struct LazyInjectable<Service> {
     private let storage: LazyStorage<Service>
@@ -28,24 +33,37 @@ extension LazyInjectable: Sendable where Service: Sendable {}
 
 /// The state of one `@LazyInjectable` property, shared by copies of its owner.
 final class LazyStorage<Service>: @unchecked Sendable {
-    // @unchecked: `resolved` is guarded by `lock`; the keypath is an immutable object.
+    // @unchecked: `resolved` and `layer` are guarded by `lock`; the keypath is an immutable
+    // object.
     private let keyPath: KeyPath<Injections, Service>
     private let lock = Lock()
     private var resolved: Service?
+    /// Where the first read resolves; let go of once it has.
+    private var layer: LayerCapture?
 
     init(_ keyPath: KeyPath<Injections, Service>) {
         self.keyPath = keyPath
+        self.layer = LayerCapture.current
     }
 
     var value: Service {
-        if let resolved = lock.withLock({ resolved }) { return resolved }
+        lock.lock()
+        if let resolved {
+            lock.unlock()
+            return resolved
+        }
+        let layer = self.layer
+        lock.unlock()
         // Resolved outside the lock, so that the resolution may touch this property's owner;
         // when two threads race, the first result stored is the one everybody gets.
-        let fresh = Resolver.resolve(keyPath, token: 0, caller: nil)
-        return lock.withLock {
-            if let resolved { return resolved }
-            resolved = fresh
-            return fresh
-        }
+        let fresh = (layer ?? .global).run { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        lock.lock()
+        let value = resolved ?? fresh
+        resolved = value
+        let released = self.layer
+        self.layer = nil
+        lock.unlock()
+        withExtendedLifetime(released) {}  // the layer's caches released outside the lock
+        return value
     }
 }

@@ -14,7 +14,8 @@
 ///
 /// The key is resolved once, on the first access; the instance must be held strongly
 /// elsewhere, or it is released at once. The key's type must be a class (or a class-bound
-/// protocol), since only those can be held weakly.
+/// protocol), since only those can be held weakly. Like `@LazyInjectable`, it resolves in the
+/// override layer it was made in.
 @propertyWrapper
 public struct WeakLazyInjectable<Service: AnyObject> {
     private let storage: WeakLazyStorage<Service>
@@ -43,14 +44,18 @@ extension WeakLazyInjectable: Sendable where Service: Sendable {}
 
 /// The state of one `@WeakLazyInjectable` property.
 final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
-    // @unchecked: `resolve` runs at most once, and `instance`/`done` are guarded by `lock`.
+    // @unchecked: `resolve` is immutable, and `instance`, `done` and `layer` are guarded by
+    // `lock`.
     private let resolve: () -> Service?
     private let lock = Lock()
     private weak var instance: Service?
     private var done = false
+    /// Where the first read resolves; let go of once it has.
+    private var layer: LayerCapture?
 
     init(_ resolve: @escaping () -> Service?) {
         self.resolve = resolve
+        self.layer = LayerCapture.current
     }
 
     var value: Service? {
@@ -60,14 +65,17 @@ final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
             lock.unlock()
             return instance
         }
+        let layer = self.layer
         lock.unlock()
-        let fresh = resolve()  // outside the lock, as in `LazyStorage`
-        return lock.withLock {
-            if !done {
-                instance = fresh
-                done = true
-            }
-            return instance
+        let fresh = (layer ?? .global).run(resolve)  // outside the lock, as in `LazyStorage`
+        let (value, released) = lock.withLock {
+            guard !done else { return (instance, LayerCapture?.none) }
+            instance = fresh
+            done = true
+            defer { self.layer = nil }
+            return (instance, self.layer)
         }
+        withExtendedLifetime((fresh, released)) {}  // released outside the lock
+        return value
     }
 }

@@ -3,8 +3,9 @@
 enum Layers {
     @TaskLocal static var current: OverrideRegistry?
 
-    /// Runs `operation` with `layer` in effect for the current task and the tasks it starts.
-    static func with<Result>(_ layer: OverrideRegistry, _ operation: () throws -> Result) rethrows
+    /// Runs `operation` with `layer` (`nil`: none) in effect for the current task and the tasks
+    /// it starts.
+    static func with<Result>(_ layer: OverrideRegistry?, _ operation: () throws -> Result) rethrows
         -> Result
     {
         try $current.withValue(layer, operation: operation)

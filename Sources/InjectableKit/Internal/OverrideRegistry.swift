@@ -42,7 +42,7 @@ struct Overrides {
 /// and hashes a keypath only when some override exists and the keypath's memo slot is stale.
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
-    // @unchecked: `current`, `saved` and `storages` are guarded by `lock`; the atomics are
+    // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the atomics are
     // atomics; `parent`, `isLayer` and `serial` are immutable.
     @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
@@ -77,6 +77,9 @@ final class OverrideRegistry: @unchecked Sendable {
     private let emptyFlag = Atomic<Bool>(true)
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
+    /// Names this layer for wrappers made while its scopes build (see `LayerCapture`); made on
+    /// first use, and told every change of the overrides.
+    private var ownTicket: LayerTicket?
 
     init(parent: OverrideRegistry?, isLayer: Bool) {
         self.parent = parent
@@ -88,6 +91,25 @@ final class OverrideRegistry: @unchecked Sendable {
         if isLayer {
             MemoTable.beginDetour()
             Self.liveLayers.add(self)
+        }
+    }
+
+    /// A layer like one that is gone: over the same parent, with a copy of its overrides, and
+    /// caches of its own (see `LayerTicket`).
+    convenience init(reviving overrides: Overrides, parent: OverrideRegistry?) {
+        self.init(parent: parent, isLayer: true)
+        current = overrides
+        emptyFlag.store(overrides.isEmpty, ordering: .sequentiallyConsistent)
+    }
+
+    /// This layer's ticket, for a wrapper made while one of its scopes builds.
+    var ticket: LayerTicket {
+        assert(isLayer, "InjectableKit: only a layer has a ticket")
+        return lock.withLock {
+            if let ownTicket { return ownTicket }
+            let ticket = LayerTicket(self, overrides: current, parent: parent)
+            ownTicket = ticket
+            return ticket
         }
     }
 
@@ -249,6 +271,7 @@ final class OverrideRegistry: @unchecked Sendable {
             // either recorded its edge before the search (and is found), or looks the key up
             // after this store (and sees the change). See `DependencyIndex`.
             emptyFlag.store(current.isEmpty, ordering: .sequentiallyConsistent)
+            ownTicket?.update(current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
                 var dropped: [Entry] = []

@@ -1,0 +1,211 @@
+import Dispatch
+import Foundation
+import InjectableKit
+import Observation
+import Testing
+
+/// A greeter only these tests use, so that no serialized suite's global override reaches it.
+protocol LayerGreeter: AnyObject, Sendable {
+    var text: String { get }
+}
+
+final class LiveLayerGreeter: LayerGreeter {
+    let text = "live"
+}
+
+final class MockLayerGreeter: LayerGreeter {
+    let text: String
+    init(_ text: String = "mock") { self.text = text }
+}
+
+@MainActor @Observable final class LayerGreeterModel {
+    let greeter: any LayerGreeter
+    init(greeter: any LayerGreeter) { self.greeter = greeter }
+}
+
+/// An object a layer's scope may build and keep, with a lazy dependency of its own.
+// @unchecked: the wrappers are never reassigned, and `@LazyInjectable` is safe to read from
+// several threads.
+final class LayerScreen: @unchecked Sendable {
+    @Injectable(\.layerGreeter) var eager
+    @LazyInjectable(\.layerGreeter) var lazy
+}
+
+extension Injections {
+    var layerGreeter: any LayerGreeter { LiveLayerGreeter() }
+    var sharedLayerGreeter: LiveLayerGreeter { shared(LiveLayerGreeter()) }
+    var cachedLayerScreen: LayerScreen { cached(LayerScreen()) }
+    @MainActor var layerGreeterModel: LayerGreeterModel {
+        LayerGreeterModel(greeter: resolve(\.layerGreeter))
+    }
+}
+
+/// Wrappers made inside a layer resolve in it, even when first read after its operation has
+/// returned. Each test makes its own layers, and the keys are of types nothing else
+/// overrides, so these run in parallel with every other suite.
+@Suite struct WrapperLayerTests {
+    private static let mock = { @Sendable in MockLayerGreeter() as any LayerGreeter }
+
+    @Test func lazyWrapperReadAfterTheOperationReturnedResolvesInItsLayer() {
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            LayerScreen()
+        }
+        #expect(screen.eager.text == "mock")
+        #expect(screen.lazy.text == "mock")
+    }
+
+    @Test func lazyWrapperFirstReadOnAnotherThreadResolvesInItsLayer() async {
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            LayerScreen()
+        }
+        let text = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: screen.lazy.text) }
+        }
+        #expect(text == "mock")
+    }
+
+    @Test func lazyWrapperFirstReadInADetachedTaskResolvesInItsLayer() async {
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            LayerScreen()
+        }
+        let text = await Task.detached { screen.lazy.text }.value
+        #expect(text == "mock")
+    }
+
+    @Test func lazyWrapperFirstReadInsideAnotherLayerStillResolvesInItsOwn() {
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter) { MockLayerGreeter("first") }
+        } operation: {
+            LayerScreen()
+        }
+        let text = Injections.withOverrides {
+            $0.register(\.layerGreeter) { MockLayerGreeter("second") }
+        } operation: {
+            screen.lazy.text
+        }
+        #expect(text == "first")
+    }
+
+    @Test func wrapperMadeOutsideAnyLayerIsUnaffectedByLayersOpenedLater() {
+        let screen = LayerScreen()
+        let text = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            screen.lazy.text
+        }
+        #expect(text == "live")
+    }
+
+    @Test func weakLazyWrapperReadAfterTheOperationReturnedResolvesInItsLayer() {
+        final class Child {
+            @WeakLazyInjectable(\.sharedLayerGreeter) var greeter
+        }
+        let held = LiveLayerGreeter()
+        let child = Injections.withOverrides {
+            $0.register(\.sharedLayerGreeter) { held }
+        } operation: {
+            Child()
+        }
+        #expect(child.greeter === held)
+    }
+
+    @MainActor @Test func injectableObjectMadeInsideALayerKeepsThatLayersDependencies() {
+        @MainActor struct Screen {
+            @InjectableObject(\.layerGreeterModel) var model
+        }
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            Screen()
+        }
+        #expect(screen.model.greeter.text == "mock")
+    }
+
+    @Test func objectBuiltByALayersScopeResolvesLazilyInItsLayerAfterTheLayerEnded() {
+        let screen = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            Injections.container.resolve(\.cachedLayerScreen)
+        }
+        #expect(screen.lazy.text == "mock")
+    }
+
+    @Test func objectBuiltByALayersScopeWithAnUnreadLazyWrapperDoesNotKeepTheLayerAlive() {
+        weak var screen: LayerScreen?
+        Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            screen = Injections.container.resolve(\.cachedLayerScreen)
+        }
+        #expect(screen == nil)
+    }
+
+    @Test func madeOverridesServeEveryRunAndShareTheirCaches() {
+        let preview = Injections.makeOverrides { $0.register(\.layerGreeter, factory: Self.mock) }
+        let first = Injections.withOverrides(preview) {
+            Injections.container.resolve(\.cachedLayerScreen)
+        }
+        let second = Injections.withOverrides(preview) {
+            Injections.container.resolve(\.cachedLayerScreen)
+        }
+        #expect(first === second)
+        #expect(first.eager.text == "mock")
+        #expect(Injections.container.resolve(\.cachedLayerScreen) !== first)
+    }
+
+    @Test func dispatchedWorkSeesTheLayerOnlyWhenItIsCarried() async {
+        let (plain, carried) = await Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            let overrides = Injections.currentOverrides
+            let plain = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning: Injections.container.resolve(\.layerGreeter).text)
+                }
+            }
+            let carried = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    Injections.withOverrides(overrides) {
+                        continuation.resume(
+                            returning: Injections.container.resolve(\.layerGreeter).text)
+                    }
+                }
+            }
+            return (plain, carried)
+        }
+        #expect(plain == "live")
+        #expect(carried == "mock")
+    }
+
+    @Test func storedCallbackSeesTheLayerOnlyWhenItIsCarried() {
+        var callbacks: [() -> String] = []
+        Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            callbacks.append { Injections.container.resolve(\.layerGreeter).text }
+            let overrides = Injections.currentOverrides
+            callbacks.append {
+                Injections.withOverrides(overrides) {
+                    Injections.container.resolve(\.layerGreeter).text
+                }
+            }
+        }
+        #expect(callbacks.map { $0() } == ["live", "mock"])
+    }
+
+    @Test func unstructuredTaskStartedInsideInheritsTheLayer() async {
+        let task = Injections.withOverrides {
+            $0.register(\.layerGreeter, factory: Self.mock)
+        } operation: {
+            Task { Injections.container.resolve(\.layerGreeter).text }
+        }
+        #expect(await task.value == "mock")
+    }
+}
