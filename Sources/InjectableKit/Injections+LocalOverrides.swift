@@ -10,6 +10,7 @@ extension Injections {
         ///
         /// - Parameter factory: Builds the replacement.
         public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
+            Sealing.refuseIfSealed("register { ... as \(Value.self) } in a layer")
             registry.register(Override(factory), forType: ObjectIdentifier(Value.self))
         }
 
@@ -21,6 +22,7 @@ extension Injections {
         public func register<Value>(
             _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
         ) {
+            Sealing.refuseIfSealed("register(\(keyPath)) of \(Value.self) in a layer")
             registry.register(Override(factory), forKey: keyPath)
         }
     }
@@ -114,6 +116,7 @@ extension Injections {
         _ overrides: LocalOverrides?, operation: () throws -> Result
     ) rethrows -> Result {
         guard let overrides else { return try operation() }
+        Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
         return try Layers.with(overrides.registry, operation)
     }
 
@@ -129,6 +132,7 @@ extension Injections {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         guard let overrides else { return try await operation() }
+        Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
         return try await Layers.with(overrides.registry, operation)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 // Overrides for `@MainActor` registrations. A closure that builds a main-actor type is itself
 // main-actor isolated, and Swift does not pick an overload by a closure's isolation, so these
 // have their own name. They may be called from anywhere: registering only stores the closure.
@@ -76,12 +78,26 @@ enum MainActorFactory {
         // Not `MainActor.assumeIsolated`, which requires a `Sendable` result. The same check,
         // then the same cast it makes: a synchronous function's global-actor isolation does not
         // change how it is called.
+        // NB: not `MainActor.preconditionIsolated`, which on Linux traps inside libdispatch
+        // before any message is printed.
         let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
         return {
-            MainActor.preconditionIsolated(
-                "InjectableKit: a registerOnMainActor override of \(Value.self) was resolved off "
-                    + "the main actor.")
+            if !isOnMainActor { Failure.offMainActor(Value.self) }
             return unisolated()
         }
+    }
+
+    /// Marks the main queue, so that code can tell it runs there without trapping.
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
+    private static let markMainQueue: Void = {
+        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    }()
+
+    /// Whether the caller runs on the main actor: on the main thread (synchronous code
+    /// before the main queue runs), or in a job of the main queue, which is the main actor's
+    /// executor (on Linux, `dispatchMain()` drains it on another thread).
+    static var isOnMainActor: Bool {
+        _ = markMainQueue
+        return Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import InjectableKit
 import Observation
 import Testing
@@ -75,6 +76,22 @@ extension Injections {
         } operation: {
             #expect(Injections.container.resolve(\.mainActorClock).label == "by type")
         }
+    }
+
+    @Test func aMainActorTypeOverrideResolvedOffTheMainActorStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            Injections.container.registerOnMainActor { Service("main actor mock") }
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = Injections.container.resolve(\.layeredCached)
+                done.signal()
+            }
+            done.wait()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("registerOnMainActor override of Service"))
+        #expect(message.contains("off the main actor"))
     }
 
     @Test func aMainActorKeyIsResolvedFromOtherContextsByHoppingToTheMainActor() async {

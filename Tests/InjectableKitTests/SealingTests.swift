@@ -26,6 +26,58 @@ import Testing
         #expect(message.contains("withOverrides refused"))
     }
 
+    @Test func aLayerCapturedBeforeSealingTakesNoOverrideAfterIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            let captured = Injections.withOverrides { _ in
+            } operation: {
+                Injections.currentOverrides
+            }
+            Injections.container.seal()
+            captured?.register(\.firstGreeting) { MockGreeting() }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+        #expect(message.contains("Greeting"))
+    }
+
+    @Test func aLayerCapturedBeforeSealingCannotBeEnteredAfterIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            let captured = Injections.withOverrides {
+                $0.register(\.firstGreeting) { MockGreeting() }
+            } operation: {
+                Injections.currentOverrides
+            }
+            Injections.container.seal()
+            Injections.withOverrides(captured) {
+                print(Injections.container.resolve(\.firstGreeting).text)
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+        #expect(message.contains("captured overrides"))
+    }
+
+    @Test func aLazyWrapperMadeInALayerBeforeSealingIsRefusedItsMockAfterIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            final class Owner {
+                @LazyInjectable(\.firstGreeting) var greeting
+            }
+            let owner = Injections.withOverrides {
+                $0.register(\.firstGreeting) { MockGreeting() }
+            } operation: {
+                Owner()
+            }
+            Injections.container.seal()
+            print(owner.greeting.text)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+        #expect(message.contains("lazy wrapper"))
+    }
+
     @Test func aSealedContainerStillResolvesAndResetsScopes() async {
         await #expect(processExitsWith: .success) {
             Injections.container.register(\.firstGreeting) { MockGreeting("before the seal") }

@@ -81,6 +81,19 @@ enum Failure {
                 + "cycle? Innermost: \(chain(names)). \(advice)")
     }
 
+    /// A `registerOnMainActor` override's factory was called off the main actor, by a
+    /// resolution from nonisolated code of a key of its type.
+    static func offMainActor(_ type: Any.Type) -> Never {
+        let frames = ThreadState.current.frames
+        let key = frames.last.map { " for \(name(of: $0))" } ?? ""
+        let chain = frames.count > 1 ? " (resolved through \(chain(frames.map(name(of:)))))" : ""
+        stop(
+            "InjectableKit: the registerOnMainActor override of \(type)\(key) was resolved off "
+                + "the main actor\(chain), but its factory must run on the main actor (the "
+                + "MainActor global actor). Register it with register { } if nonisolated code "
+                + "resolves keys of this type, or resolve them on the main actor.")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(

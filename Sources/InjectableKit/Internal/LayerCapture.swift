@@ -33,6 +33,9 @@ struct LayerCapture: Sendable {
 
     /// Runs `resolve` in the captured layer (or outside any layer, for `global`).
     func run<Result>(_ resolve: () -> Result) -> Result {
+        if layer != nil || ticket != nil {
+            Sealing.refuseIfSealed("a lazy wrapper's first read in a layer made before seal()")
+        }
         if let layer { return Layers.with(layer, resolve) }
         if let ticket { return Layers.with(ticket.layer, resolve) }
         guard MemoTable.hasDetours, Layers.current != nil else { return resolve() }
