@@ -33,5 +33,15 @@ extension GlobalContainerTests {
             _ = Injections.container.resolve(\.autoRegisteredGreeting)
             #expect(AutoRegistrationProbe.runs.count == runs + 1)
         }
+
+        @Test func autoRegistrationFirstRunInsideALayerStillRegistersGlobally() {
+            let layer = Injections.makeOverrides { _ in }
+            Injections.container.reset()
+            let inside = Injections.withOverrides(layer) {
+                Injections.container.resolve(\.autoRegisteredGreeting).text
+            }
+            #expect(inside == "auto")
+            #expect(Injections.container.resolve(\.autoRegisteredGreeting).text == "auto")
+        }
     }
 }

@@ -48,8 +48,10 @@ enum AutoRegistration {
         runner = thread
         condition.unlock()
 
+        // Outside any layer: the first use after a global `reset()` may come from inside one,
+        // and the hook's registrations are the global container's.
         let hook = (Injections.self as Any.Type) as? any AutoRegistering.Type
-        hook?.registerAllServices()
+        if let hook { Layers.with(nil) { hook.registerAllServices() } }
 
         condition.lock()
         runner = nil
