@@ -81,6 +81,16 @@ enum Failure {
                 + "cycle? Innermost: \(chain(names)). \(advice)")
     }
 
+    /// A getter called a second scope helper after its first had returned: the key would be
+    /// served from whichever one the memo saw first.
+    static func helpersInSequence(_ frame: Frame, site: Site) -> Never {
+        stop(
+            "InjectableKit: \(name(of: frame)) called a second scope helper (at \(site.file):"
+                + "\(site.line)) after its first had returned. A registration's getter calls one "
+                + "helper, which holds its one instance: choose the implementation inside it "
+                + "(cached(flag ? A() : B())), or with when(...) contexts or overrides.")
+    }
+
     /// A `registerOnMainActor` override's factory was called off the main actor, by a
     /// resolution from nonisolated code of a key of its type.
     static func offMainActor(_ type: Any.Type) -> Never {

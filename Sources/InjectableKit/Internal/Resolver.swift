@@ -299,15 +299,26 @@ enum Resolver {
         }
         let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
         if let ownerIndex {
+            let frame = thread.frames[ownerIndex]
+            if frame.helperCount > 0, frame.helpersRunning == 0 {
+                Failure.helpersInSequence(frame, site: site)
+            }
             thread.frames[ownerIndex].helperCount += 1
             thread.frames[ownerIndex].scope = scope
+        }
+        /// Runs a helper's factory, counted on the frame (see `Frame.helpersRunning`).
+        func run() -> Value {
+            guard let ownerIndex else { return make() }
+            thread.frames[ownerIndex].helpersRunning += 1
+            defer { thread.frames[ownerIndex].helpersRunning -= 1 }
+            return make()
         }
 
         if scope.kind == .graph {
             guard thread.depth > 0 else { return make() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
             if let ownerIndex { thread.frames[ownerIndex].built = true }
-            let value = make()
+            let value = run()
             if !isNil(value) { thread.graph[key] = makeCell(value) }
             return value
         }
@@ -344,7 +355,7 @@ enum Resolver {
                         MemoTable.endDetour()
                         thread.buildStack.removeLast()
                     }
-                    return make()
+                    return run()
                 }, on: thread, into: slot)
             if obtained { return slot.move() }
             // The entry was retired (its scope reset) before this thread could build: its

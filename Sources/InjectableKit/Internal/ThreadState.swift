@@ -22,6 +22,10 @@ struct Frame {
     /// The scope entry of the last helper called directly for this frame, and how many.
     var helperEntry: Entry?
     var helperCount = 0
+    /// How many of this frame's helpers are running their factories: a helper called while
+    /// one runs is nested in it (`cached(A(b: shared(B())))`); otherwise the getter calls
+    /// helpers one after another, which one key cannot be served from.
+    var helpersRunning = 0
     /// Whether an override's factory, not the keypath's getter, is building this frame's value.
     var servedByOverride = false
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
