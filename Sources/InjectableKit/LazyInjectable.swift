@@ -11,7 +11,9 @@
 /// The key resolves in the override layer the wrapper was made in, whenever it is first read:
 /// an object made inside `Injections.withOverrides` gets that layer's overrides even if it
 /// first reads the property after the operation has returned, on another thread, or in a
-/// detached task. A wrapper made outside any layer resolves in the global container.
+/// detached task. (If nothing holds the layer by then, the read resolves in a layer with the
+/// same overrides, whose scope caches are new.) A wrapper made outside any layer resolves
+/// where it is first read, in the layer in effect there, if any.
 @propertyWrapper
 public struct LazyInjectable<Service> {
     private let storage: LazyStorage<Service>
@@ -56,7 +58,7 @@ final class LazyStorage<Service>: @unchecked Sendable {
         lock.unlock()
         // Resolved outside the lock, so that the resolution may touch this property's owner;
         // when two threads race, the first result stored is the one everybody gets.
-        let fresh = (layer ?? .global).run { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        let fresh = (layer ?? .unlayered).run { Resolver.resolve(keyPath, token: 0, caller: nil) }
         lock.lock()
         let value = resolved ?? fresh
         resolved = value

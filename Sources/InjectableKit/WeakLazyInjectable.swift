@@ -67,7 +67,7 @@ final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
         }
         let layer = self.layer
         lock.unlock()
-        let fresh = (layer ?? .global).run(resolve)  // outside the lock, as in `LazyStorage`
+        let fresh = (layer ?? .unlayered).run(resolve)  // outside the lock, as in `LazyStorage`
         let (value, released) = lock.withLock {
             guard !done else { return (instance, LayerCapture?.none) }
             instance = fresh

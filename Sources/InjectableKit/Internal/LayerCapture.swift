@@ -3,54 +3,50 @@ import Synchronization
 /// The override layer a lazily resolving wrapper was made in, so that its first read resolves
 /// there, whenever and wherever it happens (see `Injections.withOverrides`).
 ///
-/// A wrapper made by user code in a layer keeps the layer alive until its first read. A wrapper
-/// made while a scope builds an instance in a layer must not: that scope's cache may hold the
-/// wrapper's owner, and the layer would then keep itself alive for good. It keeps the layer's
-/// ticket instead, which names the layer weakly and, once the layer is gone, its overrides;
-/// a read after that resolves in a new layer with the same overrides.
+/// It holds the layer's ticket, never the layer: the layer's caches may hold the wrapper's
+/// owner (built by a scope, made later by a cached object, handed to an override), and a
+/// strong reference would then keep the layer, and every resolution off the common path, for
+/// good. While the layer lives, a read resolves in it; once it is gone, in the one layer its
+/// ticket makes with the same overrides.
 struct LayerCapture: Sendable {
-    private let layer: OverrideRegistry?
     private let ticket: LayerTicket?
 
-    /// No layer: resolve in the global container, even if the read happens inside a layer.
-    static let global = LayerCapture(layer: nil, ticket: nil)
+    /// Made outside any layer: resolve wherever the first read happens, as a resolution there
+    /// would.
+    static let unlayered = LayerCapture(ticket: nil)
 
     /// The layer in effect for the current task. The common path, with no layer anywhere,
     /// reads one counter it reads anyway.
     @inline(__always)
     static var current: LayerCapture {
-        guard MemoTable.hasDetours, let layer = Layers.current else { return .global }
+        guard MemoTable.hasDetours, let layer = Layers.current else { return .unlayered }
         return capture(layer)
     }
 
     @inline(never)
     private static func capture(_ layer: OverrideRegistry) -> LayerCapture {
-        if ThreadState.current.buildStack.isEmpty {
-            return LayerCapture(layer: layer, ticket: nil)
-        }
-        return LayerCapture(layer: nil, ticket: layer.ticket)
+        LayerCapture(ticket: layer.ticket)
     }
 
-    /// Runs `resolve` in the captured layer (or outside any layer, for `global`).
+    /// Runs `resolve` in the captured layer, or where it is called for `unlayered`.
     func run<Result>(_ resolve: () -> Result) -> Result {
-        if layer != nil || ticket != nil {
-            Sealing.refuseIfSealed("a lazy wrapper's first read in a layer made before seal()")
-        }
-        if let layer { return Layers.with(layer, resolve) }
-        if let ticket { return Layers.with(ticket.layer, resolve) }
-        guard MemoTable.hasDetours, Layers.current != nil else { return resolve() }
-        return Layers.with(nil, resolve)
+        guard let ticket else { return resolve() }
+        Sealing.refuseIfSealed("a lazy wrapper's first read in a layer made before seal()")
+        return Layers.with(ticket.layer, resolve)
     }
 }
 
 /// Names one layer weakly, and keeps a copy of its overrides, so that another like it can be
 /// made once it is gone.
 final class LayerTicket: @unchecked Sendable {
-    // @unchecked: `live` and `overrides` are guarded by `lock`; `parent` is immutable.
+    // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `parent` is
+    // immutable.
     private let lock = Lock()
     private weak var live: OverrideRegistry?
     private var overrides: Overrides
     private let parent: OverrideRegistry?
+    /// The layer made in the gone one's place, shared by every read after it.
+    private var revived: OverrideRegistry?
 
     init(_ layer: OverrideRegistry, overrides: Overrides, parent: OverrideRegistry?) {
         live = layer
@@ -58,10 +54,20 @@ final class LayerTicket: @unchecked Sendable {
         self.parent = parent
     }
 
-    /// The layer, or, once it is gone, a new layer over its parent with its last overrides.
+    /// The layer, or, once it is gone, one layer over its parent with its last overrides, and
+    /// caches of its own.
     var layer: OverrideRegistry {
-        let (live, overrides) = lock.withLock { (self.live, self.overrides) }
-        return live ?? OverrideRegistry(reviving: overrides, parent: parent)
+        let (live, revived, overrides) = lock.withLock {
+            (self.live, self.revived, self.overrides)
+        }
+        if let live = live ?? revived { return live }
+        // Made outside the lock; when two threads race, the first one kept serves both.
+        let made = OverrideRegistry(reviving: overrides, parent: parent)
+        return lock.withLock {
+            if let kept = self.revived { return kept }
+            self.revived = made
+            return made
+        }
     }
 
     /// Called by the layer, under its lock, whenever its overrides change.
