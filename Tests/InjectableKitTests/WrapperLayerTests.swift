@@ -140,16 +140,21 @@ extension Injections {
         #expect(screen.lazy.text == "later")
     }
 
-    @Test func wrappersReadAfterTheirLayerEndedShareOneLayerAndItsCaches() {
-        final class Owner {
+    @Test func wrappersReadAfterTheirLayerEndedShareOneLayerAndItsCaches() async {
+        final class Owner: @unchecked Sendable {
+            // @unchecked: read by this test alone, and the wrappers are never reassigned.
             @LazyInjectable(\.cachedLayerScreen) var first
             @LazyInjectable(\.cachedLayerScreen) var second
         }
+        weak var layer: OverrideRegistry?
         let owner = Injections.withOverrides {
             $0.register(\.layerGreeter, factory: Self.mock)
         } operation: {
-            Owner()
+            layer = Injections.currentOverrides?.registry
+            return Owner()
         }
+        // Read once the layer is surely gone (another test's change may hold it a moment).
+        #expect(await Self.becomesNil { layer })
         #expect(owner.first === owner.second)
         #expect(owner.first.eager.text == "mock")
     }
