@@ -41,11 +41,11 @@ final class LazyStorage<Service>: @unchecked Sendable {
     private let lock = Lock()
     private var resolved: Service?
     /// Where the first read resolves; let go of once it has.
-    private var layer: LayerCapture?
+    private var layer: LayerTicket?
 
     init(_ keyPath: KeyPath<Injections, Service>) {
         self.keyPath = keyPath
-        self.layer = LayerCapture.current
+        self.layer = LayerTicket.current
     }
 
     var value: Service {
@@ -58,7 +58,7 @@ final class LazyStorage<Service>: @unchecked Sendable {
         lock.unlock()
         // Resolved outside the lock, so that the resolution may touch this property's owner;
         // when two threads race, the first result stored is the one everybody gets.
-        let fresh = (layer ?? .unlayered).run { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        let fresh = LayerTicket.run(in: layer) { Resolver.resolve(keyPath, token: 0, caller: nil) }
         lock.lock()
         let value = resolved ?? fresh
         resolved = value

@@ -51,11 +51,11 @@ final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
     private weak var instance: Service?
     private var done = false
     /// Where the first read resolves; let go of once it has.
-    private var layer: LayerCapture?
+    private var layer: LayerTicket?
 
     init(_ resolve: @escaping () -> Service?) {
         self.resolve = resolve
-        self.layer = LayerCapture.current
+        self.layer = LayerTicket.current
     }
 
     var value: Service? {
@@ -67,9 +67,9 @@ final class WeakLazyStorage<Service: AnyObject>: @unchecked Sendable {
         }
         let layer = self.layer
         lock.unlock()
-        let fresh = (layer ?? .unlayered).run(resolve)  // outside the lock, as in `LazyStorage`
+        let fresh = LayerTicket.run(in: layer, resolve)  // outside the lock, as in `LazyStorage`
         let (value, released) = lock.withLock {
-            guard !done else { return (instance, LayerCapture?.none) }
+            guard !done else { return (instance, LayerTicket?.none) }
             instance = fresh
             done = true
             defer { self.layer = nil }

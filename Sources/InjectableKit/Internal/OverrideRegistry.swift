@@ -77,8 +77,8 @@ final class OverrideRegistry: @unchecked Sendable {
     private let emptyFlag = Atomic<Bool>(true)
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
-    /// Names this layer for wrappers made while its scopes build (see `LayerCapture`); made on
-    /// first use, and told every change of the overrides.
+    /// Names this layer for the lazy wrappers made in it (see `LayerTicket`); made on first
+    /// use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
     init(parent: OverrideRegistry?, isLayer: Bool) {
@@ -102,7 +102,7 @@ final class OverrideRegistry: @unchecked Sendable {
         emptyFlag.store(overrides.isEmpty, ordering: .sequentiallyConsistent)
     }
 
-    /// This layer's ticket, for a wrapper made while one of its scopes builds.
+    /// This layer's ticket, for the lazy wrappers made in it.
     var ticket: LayerTicket {
         assert(isLayer, "InjectableKit: only a layer has a ticket")
         return lock.withLock {

@@ -299,9 +299,10 @@ enum Resolver {
         }
         let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
         if let ownerIndex {
-            let frame = thread.frames[ownerIndex]
-            if frame.helperCount > 0, frame.helpersRunning == 0 {
-                Failure.helpersInSequence(frame, site: site)
+            if thread.frames[ownerIndex].helperCount > 0,
+                thread.frames[ownerIndex].helpersRunning == 0
+            {
+                Failure.helpersInSequence(thread.frames[ownerIndex], site: site)
             }
             thread.frames[ownerIndex].helperCount += 1
             thread.frames[ownerIndex].scope = scope

@@ -3,41 +3,12 @@ import Synchronization
 /// The override layer a lazily resolving wrapper was made in, so that its first read resolves
 /// there, whenever and wherever it happens (see `Injections.withOverrides`).
 ///
-/// It holds the layer's ticket, never the layer: the layer's caches may hold the wrapper's
-/// owner (built by a scope, made later by a cached object, handed to an override), and a
-/// strong reference would then keep the layer, and every resolution off the common path, for
-/// good. While the layer lives, a read resolves in it; once it is gone, in the one layer its
-/// ticket makes with the same overrides.
-struct LayerCapture: Sendable {
-    private let ticket: LayerTicket?
-
-    /// Made outside any layer: resolve wherever the first read happens, as a resolution there
-    /// would.
-    static let unlayered = LayerCapture(ticket: nil)
-
-    /// The layer in effect for the current task. The common path, with no layer anywhere,
-    /// reads one counter it reads anyway.
-    @inline(__always)
-    static var current: LayerCapture {
-        guard MemoTable.hasDetours, let layer = Layers.current else { return .unlayered }
-        return capture(layer)
-    }
-
-    @inline(never)
-    private static func capture(_ layer: OverrideRegistry) -> LayerCapture {
-        LayerCapture(ticket: layer.ticket)
-    }
-
-    /// Runs `resolve` in the captured layer, or where it is called for `unlayered`.
-    func run<Result>(_ resolve: () -> Result) -> Result {
-        guard let ticket else { return resolve() }
-        Sealing.refuseIfSealed("a lazy wrapper's first read in a layer made before seal()")
-        return Layers.with(ticket.layer, resolve)
-    }
-}
-
-/// Names one layer weakly, and keeps a copy of its overrides, so that another like it can be
-/// made once it is gone.
+/// A wrapper holds the layer's ticket, never the layer: the layer's caches may hold the
+/// wrapper's owner (built by a scope, made later by a cached object, handed to an override),
+/// and a strong reference would then keep the layer, and every resolution off the common path,
+/// for good. The ticket names the layer weakly and keeps a copy of its overrides: while the
+/// layer lives, a read resolves in it; once it is gone, in the one layer the ticket makes with
+/// the same overrides.
 final class LayerTicket: @unchecked Sendable {
     // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `parent` is
     // immutable.
@@ -68,6 +39,22 @@ final class LayerTicket: @unchecked Sendable {
             self.revived = made
             return made
         }
+    }
+
+    /// The ticket of the layer in effect for the current task; `nil` outside any layer. The
+    /// common path, with no layer anywhere, reads one counter it reads anyway.
+    @inline(__always)
+    static var current: LayerTicket? {
+        guard MemoTable.hasDetours, let layer = Layers.current else { return nil }
+        return layer.ticket
+    }
+
+    /// Runs `resolve` in the layer `ticket` names, or, for `nil` (made outside any layer),
+    /// where it is called.
+    static func run<Result>(in ticket: LayerTicket?, _ resolve: () -> Result) -> Result {
+        guard let ticket else { return resolve() }
+        Sealing.refuseIfSealed("a lazy wrapper's first read in a layer made before seal()")
+        return Layers.with(ticket.layer, resolve)
     }
 
     /// Called by the layer, under its lock, whenever its overrides change.
