@@ -173,16 +173,19 @@ extension Injections {
 
     @Test func anObjectHandedToAnOverrideDoesNotKeepTheLayerAlive() async {
         weak var layer: OverrideRegistry?
-        Injections.withOverrides {
+        let screen = Injections.withOverrides {
             $0.register(\.layerGreeter, factory: Self.mock)
         } operation: {
             let made = LayerScreen()
             Injections.container.register(\.cachedLayerScreen) { made }
             layer = Injections.currentOverrides?.registry
+            return made
         }
-        // The screen and the override that returns it keep each other (its first read needs
-        // that override), but not the layer, whose caches and common-path detour end with it.
+        // The screen and the override that returns it keep each other until the screen's lazy
+        // wrapper is first read (that read needs the override), but not the layer, whose caches
+        // and common-path detour end with it.
         #expect(await Self.becomesNil { layer })
+        _ = screen.lazy  // the first read lets the override go, so nothing is left behind
     }
 
     @Test func weakLazyWrapperReadAfterTheOperationReturnedResolvesInItsLayer() {
