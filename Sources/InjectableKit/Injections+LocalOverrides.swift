@@ -14,6 +14,21 @@ extension Injections {
             registry.register(Override(factory), forType: ObjectIdentifier(Value.self))
         }
 
+        /// Overrides, in this layer, every key of type `type`, with a factory whose result
+        /// converts to it: the explicit form of ``register(_:)``.
+        ///
+        /// ```swift
+        /// overrides.register(as: (any MyServiceType).self) { MockService() }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - type: The type of the keys to override, as they are declared.
+        ///   - factory: Builds the replacement.
+        public func register<Value>(as type: Value.Type, _ factory: @escaping @Sendable () -> Value)
+        {
+            register(factory)
+        }
+
         /// Overrides one key in this layer.
         ///
         /// - Parameters:

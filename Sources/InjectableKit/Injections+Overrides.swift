@@ -8,8 +8,8 @@ extension Injections {
     /// Injections.container.register { MockService() as any MyServiceType }
     /// ```
     ///
-    /// The override wins over each matching key's own registration (a key override for the
-    /// same key wins over it). The type must match exactly: an override for `any MyServiceType`
+    /// The override wins over each matching key's own registration (an override for the key
+    /// itself, registered here or in any enclosing layer, wins over it). The type must match exactly: an override for `any MyServiceType`
     /// does not serve a key of type `(any MyServiceType)?`. Registering drops what scopes
     /// cached for that type, and what they cached from it, so the next resolution uses the new
     /// factory.
@@ -22,6 +22,25 @@ extension Injections {
         Sealing.refuseIfSealed("register { ... as \(Value.self) }")
         AutoRegistration.ensure()
         OverrideRegistry.current.register(Override(factory), forType: ObjectIdentifier(Value.self))
+    }
+
+    /// Overrides every key of type `type`, with a factory whose result converts to it: the
+    /// explicit form of ``register(_:)``, for when the factory's own type is not the keys'.
+    ///
+    /// ```swift
+    /// Injections.container.register(as: (any MyServiceType).self) { MockService() }
+    /// // the same as
+    /// Injections.container.register { MockService() as any MyServiceType }
+    /// ```
+    ///
+    /// `register { MockService() }` compiles too, and overrides only keys declared as
+    /// `MockService`; naming the type says which keys the override is for.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the keys to override, as they are declared.
+    ///   - factory: Builds the replacement.
+    public func register<Value>(as type: Value.Type, _ factory: @escaping @Sendable () -> Value) {
+        register(factory)
     }
 
     /// Overrides one key.

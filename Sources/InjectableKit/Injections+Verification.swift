@@ -27,7 +27,10 @@ extension Injections {
     /// - **scope mismatches**: a `cached`, `application` or custom cached instance built from a
     ///   class instance of a shorter-lived registration (unique, `graph` or `shared`), which it
     ///   then keeps past that registration's lifetime;
-    /// - **hangs**: a key that does not resolve within `timeout`.
+    /// - **hangs**: a key that does not resolve within `timeout`;
+    /// - **unused type overrides**: a type override registered in the layers in effect (the
+    ///   test's `.injections` trait, an enclosing `withOverrides`) that served none of the
+    ///   keys, such as `register { MockService() }` for keys declared `any MyServiceType`.
     ///
     /// Keys resolve off the caller's thread, so `@MainActor` keys cannot be checked here.
     ///
@@ -42,12 +45,33 @@ extension Injections {
         var list = VerificationKeys()
         keys(&list)
         var problems: [VerificationReport.Problem] = []
+        var served: Set<ObjectIdentifier> = []
         for check in list.checks {
-            problems += VerificationRun().run(
+            let run = VerificationRun()
+            problems += run.run(
                 check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
                 timeout: timeout)
+            served.formUnion(run.servedOverrides)
         }
+        problems += unusedTypeOverrides(served: served)
         return VerificationReport(keyCount: list.checks.count, problems: problems)
+    }
+
+    /// The type overrides of the layers in effect that no check used: the innermost one for
+    /// each type, since a closer one hides the rest.
+    private static func unusedTypeOverrides(served: Set<ObjectIdentifier>)
+        -> [VerificationReport.Problem]
+    {
+        var seen: Set<ObjectIdentifier> = []
+        return OverrideRegistry.current.chain.filter(\.isLayer).flatMap(\.typeOverrides)
+            .filter { seen.insert(ObjectIdentifier($0.valueType)).inserted }
+            .filter { !served.contains(ObjectIdentifier($0)) }
+            .map { override in
+                let type = TypeOverride(override)
+                return .init(
+                    key: "register { ... as \(type.typeName) }", kind: .unusedOverride,
+                    message: type.unusedMessage(servedWhat: "none of the verified keys"))
+            }
     }
 
     /// The keys that ``Injections/verify(timeout:_:)`` checks.
@@ -101,9 +125,12 @@ extension Injections {
                 case scopeMismatch
                 /// The key did not resolve in time.
                 case timedOut
+                /// A type override of the layers in effect served none of the verified keys:
+                /// its type is not the declared type of any of them.
+                case unusedOverride
             }
 
-            /// The key, as `\.name`.
+            /// The key, as `\.name`; for an unused override, the override.
             public let key: String
             /// What kind of problem it is.
             public let kind: Kind

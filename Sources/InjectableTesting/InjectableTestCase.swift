@@ -29,12 +29,26 @@ open class InjectableTestCase: XCTestCase {
     ///   `Injections.container`.
     open func registerOverrides(_ overrides: Injections.LocalOverrides) {}
 
-    /// Runs the test inside its own overrides.
+    /// Whether a test fails when a type override of its layer served no resolution in it.
+    /// `true` unless overridden.
+    ///
+    /// A type override serves only keys declared with exactly its type, so
+    /// `register { MockService() }` does nothing for keys declared `any MyServiceType`: the
+    /// failure names the type and the fix. The check is made for each test, so register in
+    /// ``registerOverrides(_:)`` the type overrides every test of the class uses, and the rest
+    /// in the tests that use them, or return `false` here.
+    open var reportsUnusedOverrides: Bool { true }
+
+    /// Runs the test inside its own overrides, then fails it for each type override that
+    /// served nothing (see ``reportsUnusedOverrides``).
     override open func invokeTest() {
-        Injections.withOverrides {
-            registerOverrides($0)
-        } operation: {
+        let layer = Injections.makeOverrides { registerOverrides($0) }
+        Injections.withOverrides(layer) {
             super.invokeTest()
+        }
+        guard reportsUnusedOverrides else { return }
+        for override in layer.typeOverrides where !override.hasServed {
+            XCTFail("InjectableKit: " + override.unusedMessage)
         }
     }
 }

@@ -20,35 +20,62 @@ import Testing
 /// affect only that test, and tests that use the trait can run in parallel, which is Swift
 /// Testing's default. On a suite, the trait applies to every test in it and in its nested
 /// suites; a test's own `.injections` trait is layered over its suite's.
+///
+/// The trait's closure runs on the main actor, so it can override `@MainActor` keys by key:
+/// `$0.registerOnMainActor(\.listViewModel) { PreviewListViewModel() }`.
+///
+/// When the test or suite the trait is attached to has finished, the trait records an issue
+/// for each type override that served no resolution in any of its test cases: a type override
+/// serves only keys declared with exactly its type, so `register { MockService() }` does
+/// nothing for keys declared `any MyServiceType`. Pass `reportingUnusedOverrides: false` to a
+/// test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
-    let configure: @Sendable (Injections.LocalOverrides) -> Void
+    let configure: @MainActor @Sendable (Injections.LocalOverrides) -> Void
+    let usage: TypeOverrideUsage?
+    let sourceLocation: SourceLocation
 
     /// Applies to the tests of nested suites too.
     public var isRecursive: Bool { true }
 
-    /// Provides a scope for each test case, not for a suite as a whole, so that each test
-    /// starts from its own fresh layer.
+    /// Provides a scope for each test case, and one for the test or suite as a whole, at whose
+    /// end it reports type overrides that served nothing.
     ///
     /// - Parameters:
     ///   - test: The test or suite the trait is applied to.
-    ///   - testCase: The test case about to run, or `nil` for a suite.
-    /// - Returns: The trait, for a test case; `nil` for a suite.
+    ///   - testCase: The test case about to run, or `nil` for a test or suite as a whole.
+    /// - Returns: The trait.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        self
     }
 
-    /// Runs the test case inside its own overrides.
+    /// Runs a test case inside its own overrides; around a test or suite as a whole, reports
+    /// the type overrides that served no resolution in it.
     ///
     /// - Parameters:
-    ///   - test: The test.
-    ///   - testCase: The test case.
-    ///   - function: Runs the test case.
-    /// - Throws: What the test case throws.
+    ///   - test: The test or suite.
+    ///   - testCase: The test case, or `nil` for a test or suite as a whole.
+    ///   - function: Runs the test case, the test or the suite.
+    /// - Throws: What `function` throws.
     public func provideScope(
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await Injections.withOverrides(configure) {
+        guard testCase != nil else {
+            // Around the trait's whole test or suite (a suite's trait reaches its nested suites
+            // and tests too, each of which comes here within the suite's own call).
+            usage?.begin()
+            defer {
+                for message in usage?.end() ?? [] {
+                    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+                }
+            }
+            try await function()
+            return
+        }
+        let configure = configure
+        let layer = await MainActor.run { Injections.makeOverrides(configure) }
+        defer { usage?.record(layer.typeOverrides) }
+        try await Injections.withOverrides(layer) {
             try await function()
         }
     }
@@ -62,12 +89,21 @@ extension Trait where Self == InjectionsTrait {
     /// func loadsAccounts() { ... }
     /// ```
     ///
-    /// - Parameter configure: Registers the overrides, with the same `register` forms as
-    ///   `Injections.container`. Leave it out for isolation alone.
+    /// - Parameters:
+    ///   - reportingUnusedOverrides: Whether to record an issue for a type override that
+    ///     served no resolution in any of the trait's tests.
+    ///   - sourceLocation: Where those issues are reported; leave the default.
+    ///   - configure: Registers the overrides, on the main actor, with the same `register`
+    ///     forms as `Injections.container`. Leave it out for isolation alone.
     /// - Returns: The trait.
     public static func injections(
-        _ configure: @escaping @Sendable (Injections.LocalOverrides) -> Void = { _ in }
+        reportingUnusedOverrides: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ configure: @escaping @MainActor @Sendable (Injections.LocalOverrides) -> Void = { _ in }
     ) -> Self {
-        InjectionsTrait(configure: configure)
+        InjectionsTrait(
+            configure: configure,
+            usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
+            sourceLocation: sourceLocation)
     }
 }

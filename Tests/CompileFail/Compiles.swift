@@ -45,3 +45,29 @@ func load() async throws -> (ContentViewModel, Database) {
     let viewModel = await MainActor.run { Injections.container.resolve(\.contentViewModel) }
     return (viewModel, try await Injections.container.resolve(\.database).value())
 }
+
+// A main-actor key overridden by key in a layer, from main-actor code (sync and async), and
+// from nonisolated code through a layer made on the main actor.
+@MainActor func previewInALayer() async -> String {
+    let title = Injections.withOverrides {
+        $0.registerOnMainActor(\.contentViewModel) { ContentViewModel() }
+    } operation: {
+        Injections.container.resolve(\.contentViewModel).title
+    }
+    return await Injections.withOverrides {
+        $0.registerOnMainActor(\.contentViewModel) { ContentViewModel() }
+    } operation: {
+        title + Injections.container.resolve(\.contentViewModel).title
+    }
+}
+
+func layerFromNonisolatedCode() async -> String {
+    let layer = await MainActor.run {
+        Injections.makeOverrides {
+            $0.registerOnMainActor(\.contentViewModel) { ContentViewModel() }
+        }
+    }
+    return await Injections.withOverrides(layer) {
+        await MainActor.run { Injections.container.resolve(\.contentViewModel).title }
+    }
+}

@@ -63,6 +63,21 @@ extension Injections {
         #expect(Injections.container.resolve(\.verifyUser) == nil)
     }
 
+    @Test func aTypeOverrideNoVerifiedKeyUsedIsListedWithTheFix() {
+        let report = Injections.withOverrides {
+            $0.register { VerifyFormatter() }  // serves \.verifyFormatter
+            $0.register { Service("unused") }  // no verified key is declared `Service`
+        } operation: {
+            Injections.verify { $0.resolve(\.verifyFreshReporter) }
+        }
+        #expect(report.problems.map(\.kind) == [.unusedOverride])
+        #expect(report.problems.first?.key == "register { ... as InjectableKitTests.Service }")
+        #expect(
+            report.problems.first?.message.hasPrefix(
+                "the type override for InjectableKitTests.Service served none of the verified keys"
+            ) == true)
+    }
+
     @Test func aLongLivedInstanceHoldingAShorterLivedOneIsAScopeMismatch() {
         let report = Injections.verify { keys in
             keys.resolve(\.verifyReporter)

@@ -20,6 +20,8 @@ final class Greeter: Sendable {
 
 extension Injections {
     var testingClock: any Clock { SystemClock() }
+    var testingBackupClock: any Clock { SystemClock() }
+    var testingOptionalClock: (any Clock)? { nil }
     var testingGreeter: Greeter { Greeter(clock: resolve(\.testingClock)) }
     var testingCounter: Tally { cached(Tally()) }
 }
@@ -27,4 +29,13 @@ extension Injections {
 final class Tally: @unchecked Sendable {
     // @unchecked: each test mutates its own instance from one task at a time.
     var count = 0
+}
+
+@MainActor final class TestingViewModel {
+    let title: String
+    init(title: String = "live") { self.title = title }
+}
+
+extension Injections {
+    @MainActor var testingViewModel: TestingViewModel { shared(TestingViewModel()) }
 }

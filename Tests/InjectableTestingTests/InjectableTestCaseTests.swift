@@ -31,3 +31,31 @@ final class InjectableTestCaseTests: InjectableTestCase {
         Injections.container.resolve(\.testingCounter).count += 1
     }
 }
+
+/// Runs an `InjectableTestCase` of its own, and reads its run's failures.
+final class UnusedOverrideTestCaseTests: XCTestCase {
+    final class Probe: InjectableTestCase {
+        override func registerOverrides(_ overrides: Injections.LocalOverrides) {
+            overrides.register { ConcreteClock() }
+        }
+    }
+
+    final class QuietProbe: InjectableTestCase {
+        override var reportsUnusedOverrides: Bool { false }
+        override func registerOverrides(_ overrides: Injections.LocalOverrides) {
+            overrides.register { ConcreteClock() }
+        }
+    }
+
+    func testAnUnusedTypeOverrideFailsTheTest() {
+        let probe = Probe(name: "probe") { _ in _ = Injections.container.resolve(\.testingClock) }
+        probe.run()
+        XCTAssertEqual(probe.testRun?.failureCount, 1)
+    }
+
+    func testAClassCanTurnTheCheckOff() {
+        let probe = QuietProbe(name: "quiet") { _ in }
+        probe.run()
+        XCTAssertEqual(probe.testRun?.failureCount, 0)
+    }
+}

@@ -13,6 +13,23 @@ struct InjectionsTraitTests {
         #expect(Injections.container.resolve(\.testingClock).now == "test")
     }
 
+    /// The key's own override wins over one for its type, wherever each was registered.
+    @Test(.injections { $0.register { FixedClock(now: "type") as any Clock } })
+    func theSuitesKeyOverrideWinsOverATestsTypeOverride() {
+        #expect(Injections.container.resolve(\.testingClock).now == "suite")
+        #expect(Injections.container.resolve(\.testingBackupClock).now == "type")
+    }
+
+    /// The trait's closure runs on the main actor, where a `@MainActor` key can be named.
+    @MainActor
+    @Test(
+        .injections {
+            $0.registerOnMainActor(\.testingViewModel) { TestingViewModel(title: "mock") }
+        })
+    func aMainActorKeyCanBeOverriddenByKey() {
+        #expect(Injections.container.resolve(\.testingViewModel).title == "mock")
+    }
+
     @Test func eachTestStartsWithFreshScopeCaches() {
         let tally = Injections.container.resolve(\.testingCounter)
         #expect(tally.count == 0)

@@ -1,19 +1,5 @@
 import Synchronization
 
-/// A replacement factory registered for a key or a type.
-class AnyOverride: @unchecked Sendable {
-    // @unchecked: immutable; subclasses add only an immutable `@Sendable` closure.
-}
-
-final class Override<Value>: AnyOverride, @unchecked Sendable {
-    // @unchecked: `make` is an immutable `@Sendable` closure.
-    let make: @Sendable () -> Value
-
-    init(_ make: @escaping @Sendable () -> Value) {
-        self.make = make
-    }
-}
-
 /// One state of the override registry: what `push()` saves and `pop()` restores.
 struct Overrides {
     var byKey: [AnyKeyPath: AnyOverride] = [:]
@@ -62,7 +48,8 @@ final class OverrideRegistry: @unchecked Sendable {
     private let lock = Lock()
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var current = Overrides()
-    /// What ``override(for:servedBy:)`` found for each keypath object since the last change,
+    /// The override by key that ``override(for:servedBy:byKey:)`` found for each keypath object
+    /// since the last change,
     /// keeping the object alive so that its identity is not reused. Emptied by every change,
     /// and when it reaches `lookupLimit` (keypaths with arguments are new objects each time).
     @exclusivity(unchecked) private var lookups: [ObjectIdentifier: Lookup] = [:]
@@ -125,10 +112,11 @@ final class OverrideRegistry: @unchecked Sendable {
     }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
-    func overrides(key: AnyKeyPath?, type: ObjectIdentifier) -> Bool {
+    func overrides(key: AnyKeyPath?, type: ObjectIdentifier?) -> Bool {
         guard !isEmpty else { return false }
         return lock.withLock {
-            key.map { current.byKey[$0] != nil } ?? false || current.byType[type] != nil
+            key.map { current.byKey[$0] != nil } ?? false
+                || type.map { current.byType[$0] != nil } ?? false
         }
     }
 
@@ -138,37 +126,61 @@ final class OverrideRegistry: @unchecked Sendable {
 
     var isEmpty: Bool { emptyFlag.load(ordering: .sequentiallyConsistent) }
 
-    /// The override for `keyPath`: by key, then by type, here and then beneath.
+    /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
+    /// one for its type; among overrides of one kind, the closest registry's wins.
     ///
     /// - Parameters:
     ///   - keyPath: The key resolved.
     ///   - servedBy: Set to the registry whose override it is.
+    ///   - byKey: Set to whether the override is the key's own.
     /// - Returns: The override, if any registry on the way has one.
     func override<Value>(
-        for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?
+        for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?,
+        byKey: inout Bool
     ) -> Override<Value>? {
-        if !isEmpty {
-            var evicted: [ObjectIdentifier: Lookup] = [:]
-            let found = lock.withLock {
-                // Found by the keypath object first: hashing a keypath's value walks its
-                // components, several times the cost of the rest of this lookup.
-                let object = ObjectIdentifier(keyPath)
-                if let known = lookups[object] { return known.override }
-                let found = current.byKey[keyPath] ?? current.byType[ObjectIdentifier(Value.self)]
-                if lookups.count >= Self.lookupLimit { swap(&evicted, &lookups) }
-                lookups[object] = Lookup(keyPath: keyPath, override: found)
-                return found
+        var firstForType: (AnyOverride, OverrideRegistry)?
+        var registry: OverrideRegistry? = self
+        while let here = registry {
+            if !here.isEmpty {
+                let (forKey, forType) = here.overrides(
+                    for: keyPath, type: ObjectIdentifier(Value.self))
+                if let forKey {
+                    servedBy = here
+                    byKey = true
+                    // Registered for this key: an `Override<Value>`, by the `register`
+                    // functions' types. NB: not `as?`, which looks the generic class's metadata
+                    // up on every call.
+                    return unsafeDowncast(forKey, to: Override<Value>.self)
+                }
+                if firstForType == nil, let forType { firstForType = (forType, here) }
             }
-            withExtendedLifetime(evicted) {}  // keypaths' arguments released outside the lock
-            if let found {
-                servedBy = self
-                // Registered for this key, or for `Value`: an `Override<Value>`, by the
-                // `register` functions' types. NB: not `as?`, which looks the generic class's
-                // metadata up on every call.
-                return unsafeDowncast(found, to: Override<Value>.self)
-            }
+            registry = here.isLayer ? (here.parent ?? Self.shared) : nil
         }
-        return isLayer ? (parent ?? Self.shared).override(for: keyPath, servedBy: &servedBy) : nil
+        guard let (found, registry) = firstForType else { return nil }
+        servedBy = registry
+        byKey = false
+        // Registered for `Value`: an `Override<Value>`, as above.
+        return unsafeDowncast(found, to: Override<Value>.self)
+    }
+
+    /// This registry's own overrides for `keyPath` and for `type`.
+    private func overrides(for keyPath: AnyKeyPath, type: ObjectIdentifier) -> (
+        forKey: AnyOverride?, forType: AnyOverride?
+    ) {
+        var evicted: [ObjectIdentifier: Lookup] = [:]
+        let found = lock.withLock {
+            // Found by the keypath object first: hashing a keypath's value walks its
+            // components, several times the cost of the rest of this lookup.
+            let object = ObjectIdentifier(keyPath)
+            let forType = current.byType[type]
+            if let known = lookups[object] { return (known.override, forType) }
+            let forKey = current.byKey[keyPath]
+            if lookups.count >= Self.lookupLimit { swap(&evicted, &lookups) }
+            lookups[object] = Lookup(keyPath: keyPath, override: forKey)
+            return (forKey, forType)
+        }
+        withExtendedLifetime(evicted) {}  // keypaths' arguments released outside the lock
+        return found
     }
 
     /// Where `scope` keeps its instances for resolutions that use this registry.
@@ -202,9 +214,10 @@ final class OverrideRegistry: @unchecked Sendable {
             let chain = layer.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
             let closer = chain[..<depth]
+            // A closer override for the key hides a change of the key's; one for its type
+            // does not, since the key's own override wins wherever it is.
             let keys = affected.keys.filter { key in
-                let type = ObjectIdentifier(Swift.type(of: key).valueType)
-                return !closer.contains { $0.overrides(key: key, type: type) }
+                !closer.contains { $0.overrides(key: key, type: nil) }
             }
             let types = affected.types.filter { type in
                 !closer.contains { $0.overrides(key: nil, type: type) }
@@ -230,6 +243,11 @@ final class OverrideRegistry: @unchecked Sendable {
 
     func removeOverride(forType type: ObjectIdentifier) {
         change { $0.byType[type] = nil }
+    }
+
+    /// The types this registry overrides, with their overrides.
+    var typeOverrides: [AnyOverride] {
+        lock.withLock { Array(current.byType.values) }
     }
 
     func removeAll() {
@@ -283,9 +301,13 @@ final class OverrideRegistry: @unchecked Sendable {
                                     || entry.overrideType.map(types.contains) ?? false
                                     || entry.owner.map(keys.contains) ?? false
                             else { return false }
-                            // Built for a key a closer registry overrides: from that override.
+                            // Built for a key a closer registry overrides: from that override,
+                            // unless the change is of the key's own override, which wins over
+                            // a closer one for its type.
                             guard let owner = entry.owner, !closer.isEmpty else { return true }
-                            let ownerType = ObjectIdentifier(Swift.type(of: owner).valueType)
+                            let ownerType =
+                                keys.contains(owner)
+                                ? nil : ObjectIdentifier(Swift.type(of: owner).valueType)
                             return !closer.contains { $0.overrides(key: owner, type: ownerType) }
                         }
                         dropped += detached.map(\.0)

@@ -136,13 +136,15 @@ enum Resolver {
             // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
             // metadata, made at each type's first resolution.
             var servedBy: OverrideRegistry?
-            if let override = registry.override(for: keyPath, servedBy: &servedBy) {
-                // Registries beneath the one that served it cannot change this resolution.
+            var byKey = false
+            if let override = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey) {
+                // Registries beneath the one that served it cannot change this resolution with
+                // an override of the same kind; one for the key, anywhere, beats one for the type.
                 if let building, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
                     let hidden = chain[(index + 1)...]
                     DependencyIndex.shared.unrecord(
                         building, key: keyPath, type: ObjectIdentifier(Value.self),
-                        keyRegistries: added.keys.filter(hidden.contains),
+                        keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
                         typeRegistries: added.types.filter(hidden.contains))
                 }
                 return resolve(keyPath, with: override, token: token, caller: caller)
@@ -168,6 +170,8 @@ enum Resolver {
         _ = enter(keyPath, of: Value.self, token: token, caller: caller)
         let thread = ThreadState.current
         thread.frames[thread.frames.count - 1].servedByOverride = true
+        override.markServed()
+        thread.verification?.served(override)
         let value = override.make()
         _ = exit()
         return value

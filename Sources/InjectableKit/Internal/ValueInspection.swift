@@ -70,3 +70,11 @@ private func isOptionalType(_ type: any Any.Type) -> Bool {
     func isOptional<Opened>(_: Opened.Type) -> Bool { _isOptional(Opened.self) }
     return _openExistential(type, do: isOptional)
 }
+
+/// Whether `type` is an existential (`any Service`, `any Service<Int>`, `Any`, `AnyObject`),
+/// by its metadata's kind: the runtime's `Existential` (0x303) and `ExtendedExistential`
+/// (0x307) kinds, which the Swift ABI keeps stable.
+func isExistentialType(_ type: any Any.Type) -> Bool {
+    let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
+    return kind == 0x303 || kind == 0x307
+}

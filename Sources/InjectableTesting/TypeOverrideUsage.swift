@@ -1,0 +1,45 @@
+import InjectableKit
+import Synchronization
+
+/// Which type overrides served a resolution, across the test cases of one trait: a suite's
+/// trait makes a layer for each of its tests, and an override one test leaves unused may serve
+/// another.
+final class TypeOverrideUsage: Sendable {
+    private struct State {
+        /// The trait's tests and suites running, as a whole: the report waits for the outermost.
+        var depth = 0
+        /// Each overridden type, in the order first registered, and whether any case used it.
+        var served: [String: Bool] = [:]
+        var order: [Injections.TypeOverride] = []
+    }
+
+    private let state = Mutex(State())
+
+    func begin() {
+        state.withLock { $0.depth += 1 }
+    }
+
+    /// Adds one test case's layer.
+    func record(_ overrides: [Injections.TypeOverride]) {
+        state.withLock { state in
+            for override in overrides {
+                if state.served[override.typeName] == nil { state.order.append(override) }
+                state.served[override.typeName, default: false] =
+                    state.served[override.typeName, default: false] || override.hasServed
+            }
+        }
+    }
+
+    /// Ends a test or suite as a whole.
+    ///
+    /// - Returns: One message per type override no case used, once the outermost has ended.
+    func end() -> [String] {
+        state.withLock { state in
+            state.depth -= 1
+            guard state.depth == 0 else { return [] }
+            defer { state = State() }
+            return state.order.filter { state.served[$0.typeName] == false }
+                .map { "InjectableKit: " + $0.unusedMessage }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import InjectableKit
+import Testing
+
+protocol Ranked: Sendable {
+    var origin: String { get }
+}
+
+struct RankedValue: Ranked {
+    let origin: String
+}
+
+final class RankedHolder: Sendable {
+    let ranked: any Ranked
+    init(_ ranked: any Ranked) { self.ranked = ranked }
+}
+
+extension Injections {
+    var rankedPlain: any Ranked { RankedValue(origin: "live") }
+    var rankedOther: any Ranked { RankedValue(origin: "live other") }
+    var rankedHolder: RankedHolder { cached(RankedHolder(resolve(\.rankedPlain))) }
+}
+
+/// Which override serves a key when several layers have one: the key's own override wins over
+/// one for its type wherever each was registered, and among overrides of one kind the innermost
+/// layer's wins. These tests run in layers of their own, so they run in parallel with the rest.
+struct OverridePrecedenceTests {
+    @Test func anOuterLayersKeyOverrideWinsOverAnInnerLayersTypeOverride() {
+        Injections.withOverrides {
+            $0.register(\.rankedPlain) { RankedValue(origin: "outer key") }
+        } operation: {
+            Injections.withOverrides {
+                $0.register { RankedValue(origin: "inner type") as any Ranked }
+            } operation: {
+                #expect(Injections.container.resolve(\.rankedPlain).origin == "outer key")
+                // A key with no override of its own takes the type's.
+                #expect(Injections.container.resolve(\.rankedOther).origin == "inner type")
+            }
+        }
+    }
+
+    @Test func anInnerLayerWinsAmongOverridesOfOneKind() {
+        Injections.withOverrides {
+            $0.register(\.rankedPlain) { RankedValue(origin: "outer key") }
+            $0.register { RankedValue(origin: "outer type") as any Ranked }
+        } operation: {
+            Injections.withOverrides {
+                $0.register(\.rankedPlain) { RankedValue(origin: "inner key") }
+                $0.register { RankedValue(origin: "inner type") as any Ranked }
+            } operation: {
+                #expect(Injections.container.resolve(\.rankedPlain).origin == "inner key")
+                #expect(Injections.container.resolve(\.rankedOther).origin == "inner type")
+            }
+        }
+    }
+
+    @Test func aKeyOverrideAddedBeneathLaterReplacesWhatALayerBuiltFromItsTypeOverride() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let outer = Injections.currentOverrides
+            Injections.withOverrides {
+                $0.register { RankedValue(origin: "inner type") as any Ranked }
+            } operation: {
+                let holder = Injections.container.resolve(\.rankedHolder)
+                #expect(holder.ranked.origin == "inner type")
+                outer?.register(\.rankedPlain) { RankedValue(origin: "outer key") }
+                let rebuilt = Injections.container.resolve(\.rankedHolder)
+                #expect(rebuilt !== holder)
+                #expect(rebuilt.ranked.origin == "outer key")
+            }
+        }
+    }
+
+    @Test func aTypeOverrideAddedBeneathLeavesWhatALayerBuiltFromItsKeyOverride() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let outer = Injections.currentOverrides
+            Injections.withOverrides {
+                $0.register(\.rankedPlain) { RankedValue(origin: "inner key") }
+            } operation: {
+                let holder = Injections.container.resolve(\.rankedHolder)
+                outer?.register { RankedValue(origin: "outer type") as any Ranked }
+                #expect(Injections.container.resolve(\.rankedHolder) === holder)
+                #expect(holder.ranked.origin == "inner key")
+            }
+        }
+    }
+}
+
+extension GlobalContainerTests {
+    /// The global registry takes part in the rule as the outermost layer.
+    @Suite struct GlobalOverridePrecedenceTests {
+        @Test func aGlobalKeyOverrideWinsOverALayersTypeOverride() {
+            defer { Injections.container.reset(\.rankedPlain) }
+            Injections.container.register(\.rankedPlain) { RankedValue(origin: "global key") }
+            Injections.withOverrides {
+                $0.register { RankedValue(origin: "layer type") as any Ranked }
+            } operation: {
+                #expect(Injections.container.resolve(\.rankedPlain).origin == "global key")
+                #expect(Injections.container.resolve(\.rankedOther).origin == "layer type")
+            }
+        }
+
+        @Test func aGlobalKeyOverrideReplacesWhatALayerBuiltFromItsTypeOverride() throws {
+            defer { Injections.container.reset(\.rankedPlain) }
+            let layer = try #require(
+                Injections.withOverrides {
+                    $0.register { RankedValue(origin: "layer type") as any Ranked }
+                } operation: {
+                    Injections.currentOverrides
+                })
+            let holder = Injections.withOverrides(layer) {
+                Injections.container.resolve(\.rankedHolder)
+            }
+            #expect(holder.ranked.origin == "layer type")
+            Injections.container.register(\.rankedPlain) { RankedValue(origin: "global key") }
+            Injections.withOverrides(layer) {
+                #expect(Injections.container.resolve(\.rankedHolder).ranked.origin == "global key")
+            }
+        }
+    }
+}
