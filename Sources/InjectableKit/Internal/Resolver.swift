@@ -294,10 +294,12 @@ enum Resolver {
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
             // The arguments are in the keypath being resolved, if this subscript is what is
-            // being resolved: its frame's type is the helper's. A subscript used directly
-            // (`self[account: 1]` in another registration) has nothing to key by, and builds.
+            // being resolved: its frame's type is the helper's, or one the helper's converts to
+            // (an existential or an optional: `-> any AccountProviding { cached(Live(...)) }`).
+            // A subscript used directly (`self[account: 1]` in a registration of another type)
+            // has nothing to key by, and builds.
             guard let ownerIndex, let owner,
-                thread.frames[ownerIndex].valueType == Value.self
+                mayHold(thread.frames[ownerIndex].valueType, Value.self)
             else { return make() }
             argument = owner
         }

@@ -78,3 +78,9 @@ func isExistentialType(_ type: any Any.Type) -> Bool {
     let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
     return kind == 0x303 || kind == 0x307
 }
+
+/// Whether a registration declared as `declared` may return what a helper of type `built`
+/// makes: the same type, or an existential or optional the helper's value converts to.
+func mayHold(_ declared: any Any.Type, _ built: any Any.Type) -> Bool {
+    declared == built || isExistentialType(declared) || isOptionalType(declared)
+}
