@@ -33,11 +33,15 @@ extension Injections {
         ///
         /// - Parameters:
         ///   - keyPath: The key to override.
+        ///   - file: Where the call is, for the message if it is refused; leave the default.
+        ///   - line: The line of the call, likewise.
         ///   - factory: Builds the replacement.
         public func register<Value>(
-            _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
+            _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID,
+            line: UInt = #line, factory: @escaping @Sendable () -> Value
         ) {
-            Sealing.refuseIfSealed("register(\(keyPath)) of \(Value.self) in a layer")
+            Sealing.refuseIfSealed(
+                "register(\(KeyNames.describe(keyPath))) at \(file):\(line), in a layer")
             registry.register(Override(factory), forKey: keyPath)
         }
     }

@@ -18,12 +18,14 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - keyPath: The key to override.
+    ///   - file: Where the call is, for the message if it is refused; leave the default.
+    ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement, on the main actor.
     public func registerOnMainActor<Value>(
-        _ keyPath: KeyPath<Injections, Value>,
+        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(keyPath, factory: MainActorFactory.bridge(factory))
+        register(keyPath, file: file, line: line, factory: MainActorFactory.bridge(factory))
     }
 
     /// Overrides every key whose type is the factory's return type with a factory that runs on
@@ -49,12 +51,14 @@ extension Injections.LocalOverrides {
     ///
     /// - Parameters:
     ///   - keyPath: The key to override.
+    ///   - file: Where the call is, for the message if it is refused; leave the default.
+    ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement, on the main actor.
     public func registerOnMainActor<Value>(
-        _ keyPath: KeyPath<Injections, Value>,
+        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(keyPath, factory: MainActorFactory.bridge(factory))
+        register(keyPath, file: file, line: line, factory: MainActorFactory.bridge(factory))
     }
 
     /// Overrides, in this layer, every key whose type is the factory's return type with a

@@ -60,11 +60,14 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - keyPath: The key to override.
+    ///   - file: Where the call is, for the message if it is refused; leave the default.
+    ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement.
     public func register<Value>(
-        _ keyPath: KeyPath<Injections, Value>, factory: @escaping @Sendable () -> Value
+        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable () -> Value
     ) {
-        Sealing.refuseIfSealed("register(\(keyPath)) of \(Value.self)")
+        Sealing.refuseIfSealed("register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
         AutoRegistration.ensure()
         OverrideRegistry.current.register(Override(factory), forKey: keyPath)
     }
@@ -83,9 +86,14 @@ extension Injections {
 
     /// Drops the override of one key, and what scopes cached for it.
     ///
-    /// - Parameter keyPath: The key whose override to drop.
-    public func reset<Value>(_ keyPath: KeyPath<Injections, Value>) {
-        Sealing.refuseIfSealed("reset(\(keyPath)) of \(Value.self)")
+    /// - Parameters:
+    ///   - keyPath: The key whose override to drop.
+    ///   - file: Where the call is, for the message if it is refused; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func reset<Value>(
+        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        Sealing.refuseIfSealed("reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
         AutoRegistration.ensure()
         OverrideRegistry.current.removeOverride(forKey: keyPath)
     }

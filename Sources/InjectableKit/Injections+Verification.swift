@@ -77,18 +77,34 @@ extension Injections {
     /// The keys that ``Injections/verify(timeout:_:)`` checks.
     public struct VerificationKeys {
         struct Check {
-            let name: String
+            /// Asked once the check has run, which may have learned the key's name.
+            let name: @Sendable () -> String
             let run: @Sendable () -> String?
         }
 
         var checks: [Check] = []
 
+        /// Names a key by its registration once a resolution has learned it, else by its type
+        /// and where it is named here: its keypath would print an address.
+        private static func name<Value>(
+            _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString, line: UInt
+        ) -> @Sendable () -> String {
+            { KeyNames.name(of: key) ?? "<key of type \(Value.self)> checked at \(file):\(line)" }
+        }
+
         /// Checks that `key` resolves.
         ///
-        /// - Parameter key: The key, for example `\.accountsViewModel`.
-        public mutating func resolve<Value>(_ key: any KeyPath<Injections, Value> & Sendable) {
+        /// - Parameters:
+        ///   - key: The key, for example `\.accountsViewModel`.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn;
+        ///     leave the default.
+        ///   - line: The line where the key is named, likewise.
+        public mutating func resolve<Value>(
+            _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString = #fileID,
+            line: UInt = #line
+        ) {
             checks.append(
-                Check(name: "\(key)") {
+                Check(name: Self.name(key, file: file, line: line)) {
                     _ = Injections.container.resolve(key)
                     return nil
                 })
@@ -96,12 +112,17 @@ extension Injections {
 
         /// Checks that an optional `key` resolves to a value, not `nil`.
         ///
-        /// - Parameter key: The key, for example `\.currentUser`.
+        /// - Parameters:
+        ///   - key: The key, for example `\.currentUser`.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn;
+        ///     leave the default.
+        ///   - line: The line where the key is named, likewise.
         public mutating func resolveNonNil<Value>(
-            _ key: any KeyPath<Injections, Value?> & Sendable
+            _ key: any KeyPath<Injections, Value?> & Sendable, file: StaticString = #fileID,
+            line: UInt = #line
         ) {
             checks.append(
-                Check(name: "\(key)") {
+                Check(name: Self.name(key, file: file, line: line)) {
                     guard Injections.container.resolve(key) == nil else { return nil }
                     return "resolved to nil, but it must be set"
                 })

@@ -14,6 +14,37 @@ import Testing
         #expect(message.contains("Greeting"))
     }
 
+    @Test func aRefusedKeyIsNamedByItsRegistrationOnceResolved() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            _ = Injections.container.resolve(\.cachedService)  // learns the name `cachedService`
+            Injections.container.seal()
+            Injections.container.register(\.cachedService) { Service("mock") }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains("register(\\.cachedService) at InjectableKitTests/SealingTests.swift:")
+        )
+        // The message's own line (a backtrace may follow, full of addresses).
+        let refusal = message.split(separator: "\n").first { $0.contains("refused") } ?? ""
+        #expect(!refusal.contains("0x"))
+    }
+
+    @Test func aRefusedKeyNeverResolvedIsNamedByItsTypeAndTheCall() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            Injections.container.seal()
+            Injections.container.reset(\.firstGreeting)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains(
+                "reset(<key of type Greeting>) at InjectableKitTests/SealingTests.swift:"))
+        // The message's own line (a backtrace may follow, full of addresses).
+        let refusal = message.split(separator: "\n").first { $0.contains("refused") } ?? ""
+        #expect(!refusal.contains("0x"))
+    }
+
     @Test func taskLocalOverridesAreRefusedAfterSealing() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {

@@ -31,6 +31,8 @@ extension Injections {
         VerifyReporter(formatter: resolve(\.verifyFormatter), title: resolve(\.verifyTitle))
     }
     var verifyUser: Service? { nil }
+    /// Its helper tells the resolution its name.
+    var verifyNamedUser: Service? { shared(nil) }
 }
 
 /// `verify` resolves every key in a fresh layer of its own, so these run in parallel with other
@@ -51,6 +53,16 @@ extension Injections {
         let report = Injections.verify { $0.resolveNonNil(\.verifyUser) }
         #expect(report.problems.map(\.kind) == [.unset])
         #expect(report.problems.first?.message == "resolved to nil, but it must be set")
+        // A plain getter teaches no name: the key is named by its type and the check's line.
+        let key = report.problems.first?.key ?? ""
+        #expect(key.hasPrefix("<key of type Optional<Service>> checked at "))
+        #expect(key.contains("InjectableKitTests/VerificationTests.swift:"))
+        #expect(!key.contains("0x"))
+    }
+
+    @Test func aKeyWhoseRegistrationRanIsNamedByIt() {
+        let report = Injections.verify { $0.resolveNonNil(\.verifyNamedUser) }
+        #expect(report.problems.map(\.key) == [#"\.verifyNamedUser"#])
     }
 
     @Test func theOverridesInEffectApplyToEveryKey() {

@@ -122,8 +122,14 @@ enum Failure {
         fatalError(message)
     }
 
+    /// The frame's key as `\.name`, if its name is known.
+    static func knownName(of frame: Frame) -> String? {
+        frame.name.map { "\\.\($0)" } ?? KeyNames.name(of: frame.keyPath)
+    }
+
     static func name(of frame: Frame) -> String {
-        frame.name.map { "\\.\($0)" } ?? "\\.<\(frame.valueType)>"
+        frame.name.map { "\\.\($0)" } ?? KeyNames.name(of: frame.keyPath, sameObject: true)
+            ?? "\\.<\(frame.valueType)>"
     }
 
     static func chain(_ names: [String]) -> String {

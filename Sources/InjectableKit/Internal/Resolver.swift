@@ -225,6 +225,7 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
+        if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
         if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let verification = thread.verification {

@@ -39,13 +39,16 @@ struct Site: Hashable, Sendable {
     }
 
     /// Whether the helper sits in a subscript, whose instances differ per argument value.
-    var isSubscript: Bool {
+    var isSubscript: Bool { Self.isSubscriptName(function) }
+
+    /// Whether `function`, a `#function`, names a subscript.
+    static func isSubscriptName(_ function: StaticString) -> Bool {
         guard function.hasPointerRepresentation, function.utf8CodeUnitCount >= 10 else {
             return false
         }
         // NB: memcmp, not `elementsEqual` over a `String.UTF8View`, which costs every helper call
         // that reaches its entry about 100 instructions.
-        return memcmp(function.utf8Start, Self.subscriptPrefix.utf8Start, 10) == 0
+        return memcmp(function.utf8Start, subscriptPrefix.utf8Start, 10) == 0
     }
 
     private static let subscriptPrefix: StaticString = "subscript("

@@ -32,7 +32,7 @@ final class VerificationRun: @unchecked Sendable {
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }
-            if parent == nil { outermost = node.name }
+            if parent == nil { outermost = Failure.knownName(of: frame) }
         }
     }
 
@@ -57,7 +57,7 @@ final class VerificationRun: @unchecked Sendable {
     ///   scope mismatch, or that it did not finish within `timeout`.
     func run(
         _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
-        fallbackName: String, timeout: Duration
+        fallbackName: () -> String, timeout: Duration
     ) -> [Injections.VerificationReport.Problem] {
         Thread.detachNewThread { [self] in
             ThreadState.current.verification = self
@@ -72,7 +72,7 @@ final class VerificationRun: @unchecked Sendable {
         guard done.wait(timeout: .now() + seconds) == .success else {
             return [
                 .init(
-                    key: fallbackName, kind: .timedOut,
+                    key: fallbackName(), kind: .timedOut,
                     message: "did not finish resolving within \(timeout)")
             ]
         }
@@ -83,7 +83,7 @@ final class VerificationRun: @unchecked Sendable {
     func stop(_ message: String, isCycle: Bool) -> Never {
         let thread = ThreadState.current
         thread.verification = nil
-        let key = thread.frames.first.map(Failure.name(of:))
+        let key = thread.frames.first.flatMap(Failure.knownName(of:))
         lock.withLock { stopped = (key, isCycle ? .cycle : .stopped, message) }
         done.signal()
         DispatchSemaphore(value: 0).wait()
@@ -91,14 +91,15 @@ final class VerificationRun: @unchecked Sendable {
     }
 
     /// Call with `lock` locked.
-    private func findings(fallbackName: String) -> [Injections.VerificationReport.Problem] {
+    private func findings(fallbackName: () -> String) -> [Injections.VerificationReport.Problem] {
         if let stopped {
             return [
                 .init(
-                    key: stopped.key ?? fallbackName, kind: stopped.kind, message: stopped.message)
+                    key: stopped.key ?? fallbackName(), kind: stopped.kind, message: stopped.message
+                )
             ]
         }
-        let key = outermost ?? fallbackName
+        let key = outermost ?? fallbackName()
         var found: [Injections.VerificationReport.Problem] = []
         if let problem { found.append(.init(key: key, kind: .unset, message: problem)) }
         var seen: Set<String> = []

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// The names of keys, as their registrations are written (`notesRepository`), learned from the
+/// resolutions that ran them, so that a message about a key can name it rather than print its
+/// keypath (which, outside Apple platforms, shows an address).
+///
+/// A resolution learns its key's name from a scope helper or a nested `resolve` in the getter
+/// (see `Frame.name`); a plain getter that calls neither teaches nothing. Keys with arguments
+/// are not kept: each of their keypaths is a new object, and every one would stay.
+enum KeyNames {
+    private struct Known: @unchecked Sendable {
+        // @unchecked: an immutable keypath object, only compared; and a string literal.
+        let keyPath: AnyKeyPath
+        let name: StaticString
+    }
+
+    /// By keypath object: a keypath literal without arguments is one object per image.
+    private static let known = Mutex<[ObjectIdentifier: Known]>([:])
+    private static let limit = 4096
+
+    /// Records that `keyPath`'s registration is called `name`.
+    static func learn(_ keyPath: AnyKeyPath, _ name: StaticString) {
+        guard !Site.isSubscriptName(name) else { return }
+        known.withLock { known in
+            let object = ObjectIdentifier(keyPath)
+            guard known[object] == nil, known.count < limit else { return }
+            known[object] = Known(keyPath: keyPath, name: name)
+        }
+    }
+
+    /// `keyPath` as `\.name`, if a resolution has learned its name.
+    ///
+    /// - Parameter keyPath: The key.
+    /// - Parameter sameObject: Whether to look only for the keypath object itself (cheap, for
+    ///   the trace), not also for an equal keypath made elsewhere (which compares every key
+    ///   known, for messages).
+    static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
+        known.withLock { known in
+            if let found = known[ObjectIdentifier(keyPath)] { return "\\.\(found.name)" }
+            guard !sameObject else { return nil }
+            return known.values.first { $0.keyPath == keyPath }.map { "\\.\($0.name)" }
+        }
+    }
+
+    /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else
+    /// `<key of type Value>`, to be followed by where the call that names it was made.
+    static func describe<Value>(_ keyPath: KeyPath<Injections, Value>) -> String {
+        name(of: keyPath) ?? "<key of type \(Value.self)>"
+    }
+}
