@@ -104,6 +104,14 @@ enum Failure {
                 + "resolves keys of this type, or resolve them on the main actor.")
     }
 
+    /// A `@WeakLazyInjectable` was made for a key whose type cannot be held weakly.
+    static func notClassBound(_ type: Any.Type) -> Never {
+        stop(
+            "InjectableKit: @WeakLazyInjectable holds its instance weakly, but \(type) is not a "
+                + "class or a class-bound protocol (protocol \(type): AnyObject), so it cannot "
+                + "be held weakly: use @LazyInjectable for it.")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(

@@ -84,3 +84,16 @@ func isExistentialType(_ type: any Any.Type) -> Bool {
 func mayHold(_ declared: any Any.Type, _ built: any Any.Type) -> Bool {
     declared == built || isExistentialType(declared) || isOptionalType(declared)
 }
+
+/// Whether values of `type` are class references: a class, or an existential of class-bound
+/// protocols (`any ParentType`, `AnyObject`). For an existential, the metadata's flags word,
+/// after its kind, has its top bit clear when the existential is class-constrained (Swift ABI).
+func isClassBound(_ type: any Any.Type) -> Bool {
+    if type is AnyObject.Type { return true }
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    // Only the plain existential kind (0x303) has this layout; an extended one (`any P<Int>`)
+    // is refused.
+    guard metadata.load(as: UInt.self) == 0x303 else { return false }
+    let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
+    return flags & 0x8000_0000 == 0
+}
