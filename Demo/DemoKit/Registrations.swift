@@ -21,10 +21,10 @@ extension Injections {
     public var profileService: ProfileService { ProfileService(api: resolve(\.api)) }
 
     /// The accounts screen's view model, alive while a screen holds it.
-    public var accountsViewModel: AccountsViewModel { shared(AccountsViewModel()) }
+    @MainActor public var accountsViewModel: AccountsViewModel { shared(AccountsViewModel()) }
 
     /// The profile screen's view model, alive while a screen holds it.
-    public var profileViewModel: ProfileViewModel { shared(ProfileViewModel()) }
+    @MainActor public var profileViewModel: ProfileViewModel { shared(ProfileViewModel()) }
 
     /// One account's detail view model, cached per account number.
     ///
@@ -33,7 +33,7 @@ extension Injections {
     /// ```
     ///
     /// - Parameter id: The account number.
-    public subscript(account id: Int) -> AccountDetailViewModel {
+    @MainActor public subscript(account id: Int) -> AccountDetailViewModel {
         cached(AccountDetailViewModel(id: id, service: resolve(\.accountsService)))
     }
 

@@ -1,7 +1,7 @@
 import InjectableKit
 
 /// The accounts screen, rendered as text.
-struct AccountsScreen {
+@MainActor struct AccountsScreen {
     @InjectableObject(\.accountsViewModel) var viewModel
 
     func render() -> [String] {
@@ -16,7 +16,7 @@ struct AccountsScreen {
 }
 
 /// The profile screen, rendered as text.
-struct ProfileScreen {
+@MainActor struct ProfileScreen {
     @InjectableObject(\.profileViewModel) var viewModel
 
     func render() -> [String] {
@@ -27,7 +27,7 @@ struct ProfileScreen {
 }
 
 /// One account's detail screen, rendered as text.
-struct AccountDetailScreen {
+@MainActor struct AccountDetailScreen {
     @InjectableObject var viewModel: AccountDetailViewModel
 
     init(id: Int) {

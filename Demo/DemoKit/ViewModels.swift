@@ -2,7 +2,7 @@ import InjectableKit
 import Observation
 
 /// The accounts screen's state: the customer's accounts and their total.
-@Observable
+@MainActor @Observable
 public final class AccountsViewModel {
     /// The accounts, once ``load()`` has run.
     public private(set) var accounts: [Account] = []
@@ -24,7 +24,7 @@ public final class AccountsViewModel {
 }
 
 /// The profile screen's state.
-@Observable
+@MainActor @Observable
 public final class ProfileViewModel {
     /// The profile, once ``load()`` has run.
     public private(set) var profile: Profile?
@@ -41,7 +41,7 @@ public final class ProfileViewModel {
 }
 
 /// One account's detail screen state, registered per account number as `\.[account: id]`.
-@Observable
+@MainActor @Observable
 public final class AccountDetailViewModel {
     /// The account number.
     public let id: Int

@@ -19,7 +19,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func shared<Value>(
+    public func shared<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -46,7 +46,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func cached<Value>(
+    public func cached<Value: Sendable>(
         _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
 
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
@@ -74,7 +74,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func application<Value>(
+    public func application<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -99,7 +99,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func singleton<Value>(
+    public func singleton<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -156,7 +156,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func scoped<Value>(
+    public func scoped<Value: Sendable>(
         _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column

@@ -10,7 +10,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func shared<Value>(
+    public static func shared<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -30,7 +30,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func cached<Value>(
+    public static func cached<Value: Sendable>(
         _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
 
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
@@ -50,7 +50,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func application<Value>(
+    public static func application<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -69,7 +69,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func singleton<Value>(
+    public static func singleton<Value: Sendable>(
         _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
@@ -109,7 +109,7 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func scoped<Value>(
+    public static func scoped<Value: Sendable>(
         _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column

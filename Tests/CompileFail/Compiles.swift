@@ -1,12 +1,13 @@
 // expect: compiles
+// flags: -warnings-as-errors
 // Guards the script against passing vacuously: every form the failing snippets get wrong,
 // written right.
 // prelude: Isolation
 import InjectableKit
 
 protocol Greeter { func greet() -> String }
-final class LiveGreeter: Greeter { func greet() -> String { "hello" } }
-final class Account {
+final class LiveGreeter: Greeter, Sendable { func greet() -> String { "hello" } }
+final class Account: Sendable {
     let id: Int
     init(id: Int) { self.id = id }
 }
@@ -57,7 +58,8 @@ func load() async throws -> (ContentViewModel, Database) {
     return await Injections.withOverrides {
         $0.registerOnMainActor(\.contentViewModel) { ContentViewModel() }
     } operation: {
-        title + Injections.container.resolve(\.contentViewModel).title
+        await Task.yield()
+        return title + Injections.container.resolve(\.contentViewModel).title
     }
 }
 
@@ -71,3 +73,25 @@ func layerFromNonisolatedCode() async -> String {
         await MainActor.run { Injections.container.resolve(\.contentViewModel).title }
     }
 }
+
+// Helpers that hand one instance to every thread, holding Sendable types: no warning. A
+// main-actor view model is Sendable; a type the app confines to one thread says so.
+@MainActor final class ListViewModel {
+    var items: [String] = []
+    init() {}
+}
+
+final class ConfinedCounter {
+    var count = 0
+}
+
+// The app touches it from the main thread only.
+extension ConfinedCounter: @unchecked Sendable {}
+
+extension Injections {
+    @MainActor var listViewModel: ListViewModel { shared(ListViewModel()) }
+    var confinedCounter: ConfinedCounter { application(ConfinedCounter()) }
+    var greeterForAll: any Greeter & Sendable { cached(SendableGreeter()) }
+}
+
+final class SendableGreeter: Greeter, Sendable { func greet() -> String { "hi" } }

@@ -8,7 +8,8 @@ article="$repo/Sources/InjectableKit/InjectableKit.docc/GettingStarted.md"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-ln -s "$repo" "$work/InjectableKit"
+# Under another folder name than the package's: the article's `name:` must make that work.
+ln -s "$repo" "$work/injectablekit-checkout"
 mkdir "$work/App"
 python3 - "$article" "$work/App" "$work/expected.txt" <<'PYTHON'
 import os, re, sys
@@ -20,6 +21,10 @@ for language, body in blocks:
     if language == "swift" and first.startswith("// ") and first[3:].strip().endswith(".swift"):
         path = os.path.join(app, first[3:].strip())
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        if path.endswith("Package.swift"):
+            if '"../InjectableKit"' not in rest:
+                sys.exit("the article's Package.swift no longer adds ../InjectableKit")
+            rest = rest.replace('"../InjectableKit"', '"../injectablekit-checkout"')
         open(path, "w").write(rest)
         files += 1
     elif language == "text":

@@ -94,12 +94,14 @@ extension Injections {
         return shared(ValueService(serial: Counters.valueServices.count))
     }
     var sharedOptionalService: Service? { shared(Service("optional") as Service?) }
-    var sharedAnyService: Any { shared(Service("any") as Any) }
-    var sharedOptionalInAny: Any { shared(Service("optional in any") as Service? as Any) }
+    var sharedAnyService: any Sendable { shared(Service("any") as any Sendable) }
+    var sharedOptionalInAny: any Sendable {
+        shared(Service("optional in any") as Service? as any Sendable)
+    }
     var sharedGreetingExistential: any Greeting { shared(LiveGreeting() as any Greeting) }
-    var sharedValueExistential: Any {
+    var sharedValueExistential: any Sendable {
         Counters.valueServices.increment()
-        return shared(ValueService(serial: Counters.valueServices.count) as Any)
+        return shared(ValueService(serial: Counters.valueServices.count) as any Sendable)
     }
     var cachedService: Service { cached(Service("cached")) }
     var otherCachedService: Service { cached(Service("other cached")) }

@@ -553,14 +553,14 @@ extension Injections {
     }
 
     // nil in an existential.
-    fileprivate var raceNilInAnyCached: Any {
-        cached(RaceCounters.nilInAnyCachedBuilds.counting(Int?.none as Any))
+    fileprivate var raceNilInAnyCached: any Sendable {
+        cached(RaceCounters.nilInAnyCachedBuilds.counting(Int?.none as any Sendable))
     }
-    fileprivate var raceNilInAnyApplication: Any {
-        application(RaceCounters.nilInAnyApplicationBuilds.counting(Int?.none as Any))
+    fileprivate var raceNilInAnyApplication: any Sendable {
+        application(RaceCounters.nilInAnyApplicationBuilds.counting(Int?.none as any Sendable))
     }
-    fileprivate var raceNilInAnyScoped: Any {
-        scoped(.raceNilScope, RaceCounters.nilInAnyScopedBuilds.counting(Int?.none as Any))
+    fileprivate var raceNilInAnyScoped: any Sendable {
+        scoped(.raceNilScope, RaceCounters.nilInAnyScopedBuilds.counting(Int?.none as any Sendable))
     }
     fileprivate var raceNestedNil: Int?? {
         cached(RaceCounters.nestedNilBuilds.counting(Int??.some(nil)))

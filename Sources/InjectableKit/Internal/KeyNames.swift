@@ -30,10 +30,12 @@ enum KeyNames {
 
     /// `keyPath` as `\.name`, if a resolution has learned its name.
     ///
-    /// - Parameter keyPath: The key.
-    /// - Parameter sameObject: Whether to look only for the keypath object itself (cheap, for
-    ///   the trace), not also for an equal keypath made elsewhere (which compares every key
-    ///   known, for messages).
+    /// - Parameters:
+    ///   - keyPath: The key.
+    ///   - sameObject: Whether to look only for the keypath object itself (cheap, for the
+    ///     trace), not also for an equal keypath made elsewhere (which compares every key
+    ///     known, for messages).
+    /// - Returns: `\.name`, or `nil` while no resolution has learned the name.
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
         known.withLock { known in
             if let found = known[ObjectIdentifier(keyPath)] { return "\\.\(found.name)" }
