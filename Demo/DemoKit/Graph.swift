@@ -1,17 +1,32 @@
 import InjectableKit
 
 extension Tour {
-    /// The demo's dependency graph as a Mermaid flowchart: what opening the accounts and profile
-    /// screens and one account's detail resolves, recorded with
-    /// `Injections.container.recordGraph()`.
+    /// A text format for the demo's dependency graph.
+    public enum GraphFormat: String, Sendable {
+        /// A Mermaid flowchart (`graph TD`), for Markdown that renders Mermaid.
+        case mermaid
+        /// Graphviz (`digraph`), for `dot -Tsvg`.
+        case dot
+    }
+
+    /// The demo's dependency graph: what opening the accounts and profile screens and one
+    /// account's detail resolves, recorded with `Injections.container.recordGraph()`, under a
+    /// comment line that says so.
     ///
-    /// - Returns: Mermaid text (`graph TD`).
-    public static func graph() -> String {
+    /// - Parameter format: Mermaid or Graphviz.
+    /// - Returns: The graph's text.
+    public static func graph(_ format: GraphFormat = .mermaid) -> String {
         Injections.container.recordGraph()
         _ = AccountsScreen().render() + ProfileScreen().render()
         _ = Injections.container.resolve(\.[account: 42])
         let graph = Injections.container.stopRecordingGraph()
         Injections.Scope.cached.reset()
-        return graph.mermaid
+        let about =
+            "InjectableKit demo: the dependency graph of the accounts and profile screens and "
+            + "account 42's detail, recorded with Injections.container.recordGraph()"
+        switch format {
+        case .mermaid: return "%% \(about)\n" + graph.mermaid
+        case .dot: return "// \(about)\n" + graph.dot
+        }
     }
 }

@@ -56,6 +56,10 @@ public enum Tour {
         logOut(&guide)
         await transferView(&guide)
         resetScopes(&guide)
+        await parallelTests(&guide)
+        traceScreen(&guide)
+        verifyGraph(&guide)
+        stoppingSteps(&guide)
 
         guide.end("Done: the tour popped its overrides and reset the scopes it used.")
         return guide.lines
@@ -66,7 +70,8 @@ public enum Tour {
             guide.section(
                 "Screens on mocks",
                 byArgument
-                    ? "--mocks: \\.api's registration picks when(.argument(\"--mocks\")) { MockBankAPI() }."
+                    ? "--mocks: \\.api's registration picks "
+                        + "when(.argument(\"--mocks\")) { cached(MockBankAPI() as any BankAPI) }."
                     : "Injections.registerMockServices() registered MockBankAPI as any BankAPI.")
         } else {
             guide.section(
@@ -207,7 +212,7 @@ public enum Tour {
 }
 
 /// Numbers the tour's sections and indents what they show.
-private struct Guide {
+struct Guide {
     private(set) var lines: [String] = []
     private var section = 0
 

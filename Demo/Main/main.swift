@@ -2,24 +2,29 @@ import DemoKit
 import Foundation
 
 let usage = """
-    Usage: Demo [--mocks] [--graph] [--help]
+    Usage: Demo [--mocks] [--graph[=dot]] [--help]
 
     A guided tour of InjectableKit: a small banking app's screens on live services and on
     mocks, and the lifetime of each scope.
 
-      --mocks   start on the mock services (the registrations pick them)
-      --graph   print the demo's dependency graph (Mermaid) instead of the tour
-      --help    show this help
+      --mocks       start on the mock services (the registrations pick them)
+      --graph       print the demo's dependency graph (Mermaid) instead of the tour
+      --graph=dot   print that graph for Graphviz
+      --help        show this help
     """
 
 var mocks = false
-var graph = false
+var graph: Tour.GraphFormat?
 for argument in CommandLine.arguments.dropFirst() {
+    // The tour runs these in a child process, to show what stops a program.
+    if let step = Tour.ChildStep(rawValue: argument) { step.run() }
     switch argument {
     case "--mocks":
         mocks = true
     case "--graph":
-        graph = true
+        graph = .mermaid
+    case "--graph=dot":
+        graph = .dot
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -30,8 +35,8 @@ for argument in CommandLine.arguments.dropFirst() {
     }
 }
 
-if graph {
-    print(Tour.graph())
+if let graph {
+    print(Tour.graph(graph))
 } else {
     await Tour.run(mocks: mocks) { print($0) }
 }

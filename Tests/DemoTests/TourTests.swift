@@ -107,7 +107,7 @@ import Testing
     func tourIsShortAndTheSameOnEveryRun(mocks: Bool) async throws {
         let first = try await tourOutput(mocks: mocks)
         #expect(try await tourOutput(mocks: mocks) == first)
-        #expect((40...70).contains(first.count))
+        #expect((80...110).contains(first.count))
     }
 
     @Test func tourLeavesTheContainerAsItFoundIt() async {
@@ -145,12 +145,62 @@ import Testing
         #expect(section(2, of: lines).contains { $0.contains("Ada Lovelace") })
     }
 
+    @Test func theTourRunsTwoTestsAtOnceEachSeeingOnlyItsOwnMock() async throws {
+        let steps = section(9, of: try await tourOutput(mocks: false))
+        #expect(steps.first == "9. Two tests at once, each in its own layer")
+        #expect(steps.contains("   The test that registered Alice sees Alice"))
+        #expect(steps.contains("   The test that registered Bob sees Bob"))
+        #expect(steps.contains("   Outside both layers: Ada Lovelace"))
+    }
+
+    @Test func theTourShowsTheTraceVerifyACycleAndSeal() async throws {
+        let lines = try await tourOutput(mocks: false)
+        let trace = section(10, of: lines)
+        #expect(trace.first == "10. The trace of one screen")
+        #expect(trace.contains { $0.hasSuffix(#"\.accountsService (unique) built"#) })
+        #expect(trace.last == #"   \.accountsViewModel (shared) built"#)
+
+        let verify = section(11, of: lines)
+        #expect(verify.contains("   InjectableKit verified 3 keys: 2 problems"))
+        #expect(
+            verify.contains {
+                $0.hasPrefix(#"   - \.plantedLedger: InjectableKit: dependency cycle"#)
+            })
+        #expect(verify.contains { $0.hasSuffix("resolved to nil, but it must be set") })
+
+        let cycle = section(12, of: lines)
+        #expect(cycle.first == "12. A cycle stops the process, naming its chain")
+        #expect(
+            cycle.contains {
+                $0.hasPrefix(
+                    #"   InjectableKit: dependency cycle: \.plantedLedger -> \.plantedAudit -> \.plantedLedger"#
+                )
+            })
+        #expect(cycle.last == "   The child process stopped there; the tour goes on.")
+
+        let seal = section(13, of: lines)
+        #expect(seal.first == "13. seal(): nothing can be swapped after it")
+        #expect(seal.contains { $0.hasPrefix(#"   InjectableKit: register(\.api) at DemoKit/"#) })
+        #expect(seal.contains { $0.hasSuffix("so no dependency can be swapped.") })
+        #expect(seal.last == "   The child process stopped there; the tour goes on.")
+    }
+
     @Test func theGraphOptionPrintsTheDemosDependencyGraphInMermaid() throws {
         let lines = try demoOutput(["--graph"])
-        #expect(lines.first == "graph TD")
+        #expect(lines.first?.hasPrefix("%% InjectableKit demo: the dependency graph") == true)
+        #expect(lines.dropFirst().first == "graph TD")
         #expect(lines.contains(#"    api["\.api (cached)"]"#))
         #expect(lines.contains("    accountsViewModel --> accountsService"))
         #expect(lines.contains("    accountsService --> api"))
+    }
+}
+
+extension TourTests {
+    @Test func theDotOptionPrintsTheSameGraphForGraphviz() throws {
+        let lines = try demoOutput(["--graph=dot"])
+        #expect(lines.first?.hasPrefix("// InjectableKit demo: the dependency graph") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("digraph") == true)
+        #expect(lines.contains { $0.contains("accountsService") && $0.contains("->") })
     }
 }
 

@@ -1,0 +1,130 @@
+import Foundation
+import InjectableKit
+import Synchronization
+
+// The tour's steps on what keeps an app's wiring safe: tests isolated from each other, the
+// trace, `verify`, a cycle's message and `seal()`.
+extension Tour {
+    static func parallelTests(_ guide: inout Guide) async {
+        guide.section(
+            "Two tests at once, each in its own layer",
+            "withOverrides { $0.register(\\.api) { ScriptedBankAPI(customer: name) } }, in two tasks."
+        )
+        let seen = await withTaskGroup(of: (String, String).self) { group in
+            for customer in ["Alice", "Bob"] {
+                group.addTask {
+                    await Injections.withOverrides {
+                        $0.register(\.api) { ScriptedBankAPI(customer: customer) }
+                    } operation: {
+                        await Task.yield()
+                        return (
+                            customer, Injections.container.resolve(\.profileService).profile().name
+                        )
+                    }
+                }
+            }
+            var seen: [String: String] = [:]
+            for await (test, name) in group { seen[test] = name }
+            return seen
+        }
+        for test in seen.keys.sorted() {
+            guide.say("The test that registered \(test) sees \(seen[test] ?? "nothing")")
+        }
+        let outside = Injections.container.resolve(\.profileService).profile().name
+        guide.say("Outside both layers: \(outside)")
+    }
+
+    static func traceScreen(_ guide: inout Guide) {
+        guide.section(
+            "The trace of one screen",
+            "Injections.container.trace { print($0) } logs each resolution, innermost first.")
+        let events = TraceLines()
+        Injections.container.trace { event in events.add(event.description) }
+        _ = AccountsScreen().render()
+        Injections.container.stopTracing()
+        guide.show(events.all)
+    }
+
+    static func verifyGraph(_ guide: inout Guide) {
+        guide.section(
+            "verify: every problem at once",
+            "verify { $0.resolve(\\.accountsService); $0.resolve(\\.plantedLedger); "
+                + "$0.resolveNonNil(\\.currentUser) }")
+        let report = Injections.verify { keys in
+            keys.resolve(\.accountsService)
+            keys.resolve(\.plantedLedger)
+            keys.resolveNonNil(\.currentUser)
+        }
+        guide.show(report.description.split(separator: "\n").map(String.init))
+    }
+
+    static func stoppingSteps(_ guide: inout Guide) {
+        guide.section(
+            "A cycle stops the process, naming its chain",
+            "resolve(\\.plantedLedger), in a child process (Demo --planted-cycle), so the tour goes on."
+        )
+        guide.show(childMessage(.cycle))
+        guide.section(
+            "seal(): nothing can be swapped after it",
+            "seal(), then register(\\.api) { MockBankAPI() }, in a child process (Demo --seal-then-swap)."
+        )
+        guide.show(childMessage(.seal))
+    }
+
+    /// Runs `step` in a child Demo process, and returns the message it stopped with.
+    private static func childMessage(_ step: ChildStep) -> [String] {
+        guard let demo = demoExecutable() else {
+            return ["(skipped: no Demo executable beside this program)"]
+        }
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = [step.rawValue]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return ["(skipped: \(demo.lastPathComponent) did not start: \(error))"]
+        }
+        let text = String(
+            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let message = text.split(separator: "\n").lazy.compactMap { line in
+            line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
+        }.first
+        return [
+            message ?? "(the child printed no InjectableKit message)",
+            process.terminationStatus != 0
+                ? "The child process stopped there; the tour goes on."
+                : "The child process did NOT stop.",
+        ]
+    }
+
+    /// The Demo executable: this program, or, when the tour runs under tests, the one built
+    /// beside their runner.
+    private static func demoExecutable() -> URL? {
+        guard var folder = Bundle.main.executableURL?.deletingLastPathComponent() else {
+            return nil
+        }
+        for _ in 0..<5 {
+            let candidate = folder.appendingPathComponent("Demo")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+}
+
+/// The trace's lines, collected from the thread that resolves.
+private final class TraceLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func add(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var all: [String] {
+        lines.withLock { $0 }
+    }
+}
