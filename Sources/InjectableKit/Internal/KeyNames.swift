@@ -47,6 +47,7 @@ enum KeyNames {
     /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else
     /// `<key of type Value>`, to be followed by where the call that names it was made.
     static func describe<Value>(_ keyPath: KeyPath<Injections, Value>) -> String {
-        name(of: keyPath) ?? "<key of type \(isExistentialType(Value.self) ? "any " : "")\(Value.self)>"
+        let any = isExistentialType(Value.self) ? "any " : ""
+        return name(of: keyPath) ?? "<key of type \(any)\(Value.self)>"
     }
 }
