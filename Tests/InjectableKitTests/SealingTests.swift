@@ -39,7 +39,7 @@ import Testing
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
             message.contains(
-                "reset(<key of type Greeting>) at InjectableKitTests/SealingTests.swift:"))
+                "reset(<key of type any Greeting>) at InjectableKitTests/SealingTests.swift:"))
         // The message's own line (a backtrace may follow, full of addresses).
         let refusal = message.split(separator: "\n").first { $0.contains("refused") } ?? ""
         #expect(!refusal.contains("0x"))

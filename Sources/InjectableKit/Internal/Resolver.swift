@@ -153,6 +153,14 @@ enum Resolver {
         let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
         let value = apply(frameToken)
         let frame = exit()
+        // Learned where a key resolves in a frame only now and then (a first resolution, or in
+        // a layer), not on the paths that take a frame every time.
+        switch lookup {
+        case .unknown, .layered, .observed:
+            if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
+        case .entry, .plainGetter, .getter:
+            break
+        }
         if case .layered = lookup, let verification = ThreadState.current.verification {
             verification.built(frame, holdsObject: classInstance(value) != nil)
         }
@@ -225,7 +233,6 @@ enum Resolver {
     static func exit() -> Frame {
         let thread = ThreadState.current
         let frame = thread.frames.removeLast()
-        if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
         if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let verification = thread.verification {
