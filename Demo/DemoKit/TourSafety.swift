@@ -109,7 +109,12 @@ extension Tour {
         }
         for _ in 0..<5 {
             let candidate = folder.appendingPathComponent("Demo")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder),
+                !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate
+            }
             folder = folder.deletingLastPathComponent()
         }
         return nil

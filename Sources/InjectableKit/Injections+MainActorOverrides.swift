@@ -14,7 +14,7 @@ extension Injections {
     /// ```
     ///
     /// A key to a `@MainActor` property can only be resolved on the main actor, so the factory
-    /// always runs there. It otherwise behaves as ``register(_:factory:)``.
+    /// always runs there. It otherwise behaves as ``register(_:file:line:factory:)``.
     ///
     /// - Parameters:
     ///   - keyPath: The key to override.

@@ -21,18 +21,19 @@ extension Injections {
         }
 
         /// Says that the override served nothing, and how to give it the type of the keys.
-        public var unusedMessage: String { unusedMessage(servedWhat: "no resolution") }
-
-        func unusedMessage(servedWhat: String) -> String {
-            let served = "the type override for \(typeName) served \(servedWhat)"
+        public var unusedMessage: String {
+            let served = "the type override for \(typeName) served no resolution"
             guard !isExistential else {
                 return served + ": no key declared exactly `\(typeName)` was resolved (an "
                     + "optional key, `(\(typeName))?`, is another type), or an override for "
                     + "the key itself won"
             }
-            let short = typeName.split(separator: ".").last.map(String.init) ?? typeName
-            return served + ". A type override serves the keys declared with exactly its "
-                + "type: for keys declared as a protocol, write "
+            let exact = served + ". A type override serves the keys declared with exactly its type"
+            // A generic type (an optional, an array) has no one name to put in an example.
+            guard !typeName.contains("<"),
+                let short = typeName.split(separator: ".").last.map(String.init)
+            else { return exact + ": give the factory's result the keys' type with `as`" }
+            return exact + ": for keys declared as a protocol, write "
                 + "`register { \(short)(...) as any YourProtocol }` or "
                 + "`register(as: (any YourProtocol).self) { \(short)(...) }`"
         }

@@ -22,15 +22,16 @@ extension Injections {
     ///   tests, a resolution nested too deep): the message is reported, and the thread that hit
     ///   it is parked for good, since a getter cannot be unwound. The process keeps one blocked
     ///   thread per such problem, and its later resolutions take the slower, framed path;
-    /// - **unset keys**: a key checked with ``VerificationKeys/resolveNonNil(_:)`` that
+    /// - **unset keys**: a key checked with ``VerificationKeys/resolveNonNil(_:file:line:)`` that
     ///   resolves to `nil`;
     /// - **scope mismatches**: a `cached`, `application` or custom cached instance built from a
     ///   class instance of a shorter-lived registration (unique, `graph` or `shared`), which it
     ///   then keeps past that registration's lifetime;
     /// - **hangs**: a key that does not resolve within `timeout`;
     /// - **unused type overrides**: a type override registered in the layers in effect (the
-    ///   test's `.injections` trait, an enclosing `withOverrides`) that served none of the
-    ///   keys, such as `register { MockService() }` for keys declared `any MyServiceType`.
+    ///   test's `.injections` trait, an enclosing `withOverrides`) that has served no
+    ///   resolution, by the checks or before them, such as `register { MockService() }` for
+    ///   keys declared `any MyServiceType`. It makes the report invalid, like the others.
     ///
     /// Keys resolve off the caller's thread, so `@MainActor` keys cannot be checked here.
     ///
@@ -45,32 +46,28 @@ extension Injections {
         var list = VerificationKeys()
         keys(&list)
         var problems: [VerificationReport.Problem] = []
-        var served: Set<ObjectIdentifier> = []
         for check in list.checks {
-            let run = VerificationRun()
-            problems += run.run(
+            problems += VerificationRun().run(
                 check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
                 timeout: timeout)
-            served.formUnion(run.servedOverrides)
         }
-        problems += unusedTypeOverrides(served: served)
+        problems += unusedTypeOverrides()
         return VerificationReport(keyCount: list.checks.count, problems: problems)
     }
 
-    /// The type overrides of the layers in effect that no check used: the innermost one for
-    /// each type, since a closer one hides the rest.
-    private static func unusedTypeOverrides(served: Set<ObjectIdentifier>)
-        -> [VerificationReport.Problem]
-    {
+    /// The type overrides of the layers in effect that have served no resolution, by the
+    /// checks (on any thread) or before them: the innermost one for each type, since a closer
+    /// one hides the rest.
+    private static func unusedTypeOverrides() -> [VerificationReport.Problem] {
         var seen: Set<ObjectIdentifier> = []
         return OverrideRegistry.current.chain.filter(\.isLayer).flatMap(\.typeOverrides)
             .filter { seen.insert(ObjectIdentifier($0.valueType)).inserted }
-            .filter { !served.contains(ObjectIdentifier($0)) }
+            .filter { !$0.hasServed }
             .map { override in
                 let type = TypeOverride(override)
                 return .init(
                     key: "register { ... as \(type.typeName) }", kind: .unusedOverride,
-                    message: type.unusedMessage(servedWhat: "none of the verified keys"))
+                    message: type.unusedMessage)
             }
     }
 

@@ -27,8 +27,9 @@ import Testing
 /// When the test or suite the trait is attached to has finished, the trait records an issue
 /// for each type override that served no resolution in any of its test cases: a type override
 /// serves only keys declared with exactly its type, so `register { MockService() }` does
-/// nothing for keys declared `any MyServiceType`. Pass `reportingUnusedOverrides: false` to a
-/// test that registers one on purpose.
+/// nothing for keys declared `any MyServiceType`. On a test the issue is an error; on a suite,
+/// whose tests a filtered run may leave out, a warning. Nothing is reported when a test case
+/// threw. Pass `reportingUnusedOverrides: false` to a test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @MainActor @Sendable (Injections.LocalOverrides) -> Void
     let usage: TypeOverrideUsage?
@@ -63,10 +64,15 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         guard testCase != nil else {
             // Around the trait's whole test or suite (a suite's trait reaches its nested suites
             // and tests too, each of which comes here within the suite's own call).
-            usage?.begin()
+            usage?.begin(isSuite: test.isSuite)
             defer {
-                for message in usage?.end() ?? [] {
-                    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+                if let (messages, isSuite) = usage?.end() {
+                    // A filtered run may leave out the suite's tests that use an override.
+                    for message in messages {
+                        Issue.record(
+                            Comment(rawValue: message), severity: isSuite ? .warning : .error,
+                            sourceLocation: sourceLocation)
+                    }
                 }
             }
             try await function()
@@ -74,10 +80,15 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let configure = configure
         let layer = await MainActor.run { Injections.makeOverrides(configure) }
-        defer { usage?.record(layer.typeOverrides) }
-        try await Injections.withOverrides(layer) {
-            try await function()
+        do {
+            try await Injections.withOverrides(layer) {
+                try await function()
+            }
+        } catch {
+            usage?.abandon()
+            throw error
         }
+        usage?.record(layer.typeOverrides)
     }
 }
 

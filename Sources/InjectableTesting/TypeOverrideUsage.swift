@@ -8,6 +8,10 @@ final class TypeOverrideUsage: Sendable {
     private struct State {
         /// The trait's tests and suites running, as a whole: the report waits for the outermost.
         var depth = 0
+        /// Whether the outermost is a suite, whose tests a filtered run may have left out.
+        var outermostIsSuite = false
+        /// Whether a case threw: its overrides' use is unknown, so nothing is reported.
+        var incomplete = false
         /// Each overridden type, in the order first registered, and whether any case used it.
         var served: [String: Bool] = [:]
         var order: [Injections.TypeOverride] = []
@@ -15,8 +19,16 @@ final class TypeOverrideUsage: Sendable {
 
     private let state = Mutex(State())
 
-    func begin() {
-        state.withLock { $0.depth += 1 }
+    func begin(isSuite: Bool) {
+        state.withLock {
+            if $0.depth == 0 { $0.outermostIsSuite = isSuite }
+            $0.depth += 1
+        }
+    }
+
+    /// Records that a case threw.
+    func abandon() {
+        state.withLock { $0.incomplete = true }
     }
 
     /// Adds one test case's layer.
@@ -32,14 +44,17 @@ final class TypeOverrideUsage: Sendable {
 
     /// Ends a test or suite as a whole.
     ///
-    /// - Returns: One message per type override no case used, once the outermost has ended.
-    func end() -> [String] {
+    /// - Returns: Once the outermost has ended, one message per type override no case used,
+    ///   and whether the outermost was a suite.
+    func end() -> (messages: [String], isSuite: Bool) {
         state.withLock { state in
             state.depth -= 1
-            guard state.depth == 0 else { return [] }
+            guard state.depth == 0 else { return ([], false) }
             defer { state = State() }
-            return state.order.filter { state.served[$0.typeName] == false }
+            guard !state.incomplete else { return ([], state.outermostIsSuite) }
+            let messages = state.order.filter { state.served[$0.typeName] == false }
                 .map { "InjectableKit: " + $0.unusedMessage }
+            return (messages, state.outermostIsSuite)
         }
     }
 }

@@ -9,6 +9,10 @@ struct RankedValue: Ranked {
     let origin: String
 }
 
+final class RankedObject: Ranked {
+    let origin = "cached object"
+}
+
 final class RankedHolder: Sendable {
     let ranked: any Ranked
     init(_ ranked: any Ranked) { self.ranked = ranked }
@@ -18,6 +22,8 @@ extension Injections {
     var rankedPlain: any Ranked { RankedValue(origin: "live") }
     var rankedOther: any Ranked { RankedValue(origin: "live other") }
     var rankedHolder: RankedHolder { cached(RankedHolder(resolve(\.rankedPlain))) }
+    /// The helper holds a `RankedObject`; the key is declared `any Ranked`.
+    var rankedCachedObject: any Ranked { cached(RankedObject()) }
 }
 
 /// Which override serves a key when several layers have one: the key's own override wins over
@@ -68,6 +74,24 @@ struct OverridePrecedenceTests {
                 #expect(rebuilt.ranked.origin == "outer key")
             }
         }
+    }
+
+    @Test func aTypeOverrideDropsWhatAKeyOfThatDeclaredTypeCached() throws {
+        let layer = Injections.makeOverrides { _ in }
+        let before = Injections.withOverrides(layer) {
+            Injections.container.resolve(\.rankedCachedObject) as? RankedObject
+        }
+        Injections.withOverrides(layer) {
+            Injections.container.register { RankedValue(origin: "type") as any Ranked }
+            #expect(Injections.container.resolve(\.rankedCachedObject).origin == "type")
+            Injections.container.reset((any Ranked).self)
+        }
+        let after = Injections.withOverrides(layer) {
+            Injections.container.resolve(\.rankedCachedObject) as? RankedObject
+        }
+        let first = try #require(before)
+        let second = try #require(after)
+        #expect(second !== first)
     }
 
     @Test func aTypeOverrideAddedBeneathLeavesWhatALayerBuiltFromItsKeyOverride() {

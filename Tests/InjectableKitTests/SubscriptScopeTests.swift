@@ -21,10 +21,19 @@ extension Injections {
     subscript(sharedProvidedAccount id: Int) -> any AccountProviding {
         shared(LiveAccountProvider(id: id))
     }
+    /// Calls two subscripts directly in a getter of another type: each call builds.
+    var providedAccountPairOrNil: ProvidedAccountPair? {
+        ProvidedAccountPair(first: self[providedAccount: 1], second: self[providedAccount: 2])
+    }
     /// Calls subscripts directly, not through keypaths: each call builds.
     var providedAccountPair: [any AccountProviding] {
         [self[providedAccount: 1], self[providedAccount: 2]]
     }
+}
+
+struct ProvidedAccountPair: Sendable {
+    let first: any AccountProviding
+    let second: any AccountProviding
 }
 
 /// A subscript key keeps its scope when its helper builds a type other than the one the
@@ -55,6 +64,15 @@ struct SubscriptScopeTests {
         } operation: {
             let held = Injections.container.resolve(\.[sharedProvidedAccount: 3])
             #expect(Injections.container.resolve(\.[sharedProvidedAccount: 3]) === held)
+        }
+    }
+
+    @Test func subscriptsCalledDirectlyInAnOptionalGetterOfAnotherTypeBuild() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let pair = Injections.container.resolve(\.providedAccountPairOrNil)
+            #expect(pair?.first.id == 1)
+            #expect(pair?.second.id == 2)
         }
     }
 

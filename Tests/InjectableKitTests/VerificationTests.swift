@@ -86,7 +86,7 @@ extension Injections {
         #expect(report.problems.first?.key == "register { ... as InjectableKitTests.Service }")
         #expect(
             report.problems.first?.message.hasPrefix(
-                "the type override for InjectableKitTests.Service served none of the verified keys"
+                "the type override for InjectableKitTests.Service served no resolution"
             ) == true)
     }
 

@@ -53,6 +53,19 @@ final class UnusedOverrideTestCaseTests: XCTestCase {
         XCTAssertEqual(probe.testRun?.failureCount, 1)
     }
 
+    func testASkippedTestIsNotFailedForIt() {
+        let probe = Probe(name: "skipped") { _ in throw XCTSkip("not here") }
+        probe.run()
+        XCTAssertEqual(probe.testRun?.failureCount, 0)
+        XCTAssertEqual(probe.testRun?.hasBeenSkipped, true)
+    }
+
+    func testAFailedTestGetsNoSecondFailureForIt() {
+        let probe = Probe(name: "failing") { _ in XCTFail("its own failure") }
+        probe.run()
+        XCTAssertEqual(probe.testRun?.failureCount, 1)
+    }
+
     func testAClassCanTurnTheCheckOff() {
         let probe = QuietProbe(name: "quiet") { _ in }
         probe.run()

@@ -1,6 +1,7 @@
 import InjectableKit
-import InjectableTesting
 import Testing
+
+@testable import InjectableTesting
 
 /// A clock registered by its own type: keys declared `any Clock` never ask for it.
 struct ConcreteClock: Clock {
@@ -12,12 +13,18 @@ struct ConcreteClock: Clock {
 /// with one per test case inside.
 struct UnusedOverrideReportTests {
     /// Runs each of `cases` in its own case scope of `trait`, all inside one whole-test scope.
-    private func run(_ trait: InjectionsTrait, cases: [@Sendable () -> Void]) async throws {
+    private func run(
+        _ trait: InjectionsTrait, cases: [@Sendable () -> Void],
+        then last: @Sendable () throws -> Void = {}
+    ) async throws {
         let test = try #require(Test.current)
         let testCase = try #require(Test.Case.current)
         try await trait.provideScope(for: test, testCase: nil) {
             for body in cases {
-                try await trait.provideScope(for: test, testCase: testCase) { body() }
+                try await trait.provideScope(for: test, testCase: testCase) {
+                    body()
+                    try last()
+                }
             }
         }
     }
@@ -67,6 +74,26 @@ struct UnusedOverrideReportTests {
                 }
             }
         }
+    }
+
+    @Test func aCaseThatThrewReportsNothing() async throws {
+        struct Stop: Error {}
+        let trait = InjectionsTrait.injections { $0.register { ConcreteClock() } }
+        await #expect(throws: Stop.self) {
+            try await run(trait, cases: [{}]) { throw Stop() }
+        }
+    }
+
+    @Test func aSuitesReportIsAWarningSinceAFilteredRunMayLeaveItsTestsOut() {
+        let usage = TypeOverrideUsage()
+        usage.begin(isSuite: true)
+        usage.begin(isSuite: false)
+        #expect(usage.end().messages.isEmpty)
+        let layer = Injections.makeOverrides { $0.register { ConcreteClock() } }
+        usage.record(layer.typeOverrides)
+        let (messages, isSuite) = usage.end()
+        #expect(isSuite)
+        #expect(messages.count == 1)
     }
 
     @Test func theReportCanBeTurnedOffForATestThatMeansIt() async throws {

@@ -109,7 +109,8 @@ enum Failure {
         stop(
             "InjectableKit: @WeakLazyInjectable holds its instance weakly, but \(type) is not a "
                 + "class or a class-bound protocol (protocol \(type): AnyObject), so it cannot "
-                + "be held weakly: use @LazyInjectable for it.")
+                + "be held weakly (a protocol with primary associated types, any P<T>, is not "
+                + "supported either): use @LazyInjectable for it.")
     }
 
     /// Code tried to swap a dependency after `Injections.container.seal()`.

@@ -138,46 +138,45 @@ final class OverrideRegistry: @unchecked Sendable {
         for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?,
         byKey: inout Bool
     ) -> Override<Value>? {
-        var firstForType: (AnyOverride, OverrideRegistry)?
+        // Two passes down the chain: the key's own override first, anywhere; then the type's.
         var registry: OverrideRegistry? = self
         while let here = registry {
-            if !here.isEmpty {
-                let (forKey, forType) = here.overrides(
-                    for: keyPath, type: ObjectIdentifier(Value.self))
-                if let forKey {
-                    servedBy = here
-                    byKey = true
-                    // Registered for this key: an `Override<Value>`, by the `register`
-                    // functions' types. NB: not `as?`, which looks the generic class's metadata
-                    // up on every call.
-                    return unsafeDowncast(forKey, to: Override<Value>.self)
-                }
-                if firstForType == nil, let forType { firstForType = (forType, here) }
+            if !here.isEmpty, let found = here.keyOverride(for: keyPath) {
+                servedBy = here
+                byKey = true
+                // Registered for this key: an `Override<Value>`, by the `register` functions'
+                // types. NB: not `as?`, which looks the generic class's metadata up on every
+                // call.
+                return unsafeDowncast(found, to: Override<Value>.self)
             }
             registry = here.isLayer ? (here.parent ?? Self.shared) : nil
         }
-        guard let (found, registry) = firstForType else { return nil }
-        servedBy = registry
-        byKey = false
-        // Registered for `Value`: an `Override<Value>`, as above.
-        return unsafeDowncast(found, to: Override<Value>.self)
+        registry = self
+        let type = ObjectIdentifier(Value.self)
+        while let here = registry {
+            if !here.isEmpty, let found = here.lock.withLock({ here.current.byType[type] }) {
+                servedBy = here
+                byKey = false
+                // Registered for `Value`: an `Override<Value>`, as above.
+                return unsafeDowncast(found, to: Override<Value>.self)
+            }
+            registry = here.isLayer ? (here.parent ?? Self.shared) : nil
+        }
+        return nil
     }
 
-    /// This registry's own overrides for `keyPath` and for `type`.
-    private func overrides(for keyPath: AnyKeyPath, type: ObjectIdentifier) -> (
-        forKey: AnyOverride?, forType: AnyOverride?
-    ) {
+    /// This registry's own override for `keyPath`.
+    private func keyOverride(for keyPath: AnyKeyPath) -> AnyOverride? {
         var evicted: [ObjectIdentifier: Lookup] = [:]
         let found = lock.withLock {
             // Found by the keypath object first: hashing a keypath's value walks its
             // components, several times the cost of the rest of this lookup.
             let object = ObjectIdentifier(keyPath)
-            let forType = current.byType[type]
-            if let known = lookups[object] { return (known.override, forType) }
-            let forKey = current.byKey[keyPath]
+            if let known = lookups[object] { return known.override }
+            let found = current.byKey[keyPath]
             if lookups.count >= Self.lookupLimit { swap(&evicted, &lookups) }
-            lookups[object] = Lookup(keyPath: keyPath, override: forKey)
-            return (forKey, forType)
+            lookups[object] = Lookup(keyPath: keyPath, override: found)
+            return found
         }
         withExtendedLifetime(evicted) {}  // keypaths' arguments released outside the lock
         return found
@@ -296,10 +295,17 @@ final class OverrideRegistry: @unchecked Sendable {
                 for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
                     for storage in storages {
                         let detached = storage.detach { entry in
+                            // The instance's type, the type whose override built it, the
+                            // key it was built for, or that key's declared type (a helper
+                            // builds `Impl` for `var s: any P`).
+                            let declared = entry.owner.map { owner in
+                                ObjectIdentifier(Swift.type(of: owner).valueType)
+                            }
                             guard
                                 types.contains(entry.key.type)
                                     || entry.overrideType.map(types.contains) ?? false
                                     || entry.owner.map(keys.contains) ?? false
+                                    || declared.map(types.contains) ?? false
                             else { return false }
                             // Built for a key a closer registry overrides: from that override,
                             // unless the change is of the key's own override, which wins over

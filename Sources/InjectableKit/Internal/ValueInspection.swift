@@ -2,6 +2,7 @@
 protocol OptionalValue {
     var isNil: Bool { get }
     var wrappedAny: Any? { get }
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalValue {
@@ -11,6 +12,7 @@ extension Optional: OptionalValue {
         return InjectableKit.isNil(wrapped)
     }
     var wrappedAny: Any? { self.map { $0 as Any } }
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 // NB: a cast to a protocol (`as? any OptionalValue`) looks the type's conformance up, and the
@@ -80,9 +82,16 @@ func isExistentialType(_ type: any Any.Type) -> Bool {
 }
 
 /// Whether a registration declared as `declared` may return what a helper of type `built`
-/// makes: the same type, or an existential or optional the helper's value converts to.
+/// makes: the same type, an existential (which a subscript's helper builds a concrete type of),
+/// or an optional of either. A subscript's helper keyed by its owner's keypath is the
+/// subscript's own resolution only then; called directly in a getter of another type
+/// (`AccountPair(a: self[account: 1], ...)`), it builds.
 func mayHold(_ declared: any Any.Type, _ built: any Any.Type) -> Bool {
-    declared == built || isExistentialType(declared) || isOptionalType(declared)
+    if declared == built || isExistentialType(declared) { return true }
+    guard isOptionalType(declared), let optional = declared as? any OptionalValue.Type else {
+        return false
+    }
+    return mayHold(optional.wrappedType, built)
 }
 
 /// Whether values of `type` are class references: a class, or an existential of class-bound

@@ -23,8 +23,6 @@ final class VerificationRun: @unchecked Sendable {
     private var problem: String?
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
-    /// The overrides that served the check's resolutions.
-    private var served: Set<ObjectIdentifier> = []
 
     /// Records a finished resolution on this run's thread, and its edge from `parent`.
     func resolved(_ frame: Frame, parent: Frame?) {
@@ -34,16 +32,6 @@ final class VerificationRun: @unchecked Sendable {
             if let parent { edges.append((parent.token, frame.token)) }
             if parent == nil { outermost = Failure.knownName(of: frame) }
         }
-    }
-
-    /// Records that `override` served a resolution of the check.
-    func served(_ override: AnyOverride) {
-        lock.withLock { _ = served.insert(ObjectIdentifier(override)) }
-    }
-
-    /// The overrides that served the check's resolutions so far.
-    var servedOverrides: Set<ObjectIdentifier> {
-        lock.withLock { served }
     }
 
     /// Records whether what a resolution returned holds a class instance.
