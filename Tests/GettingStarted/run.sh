@@ -33,7 +33,7 @@ if files < 2 or not os.path.exists(expected):
     sys.exit("the article lost its Package.swift, main.swift or expected output")
 PYTHON
 
-swift build --package-path "$work/App" >/dev/null
+swift build --package-path "$work/App" -Xswiftc -warnings-as-errors >/dev/null
 swift run --skip-build --package-path "$work/App" App >"$work/actual.txt"
 if diff -u "$work/expected.txt" "$work/actual.txt"; then
     echo "getting started: 1 passed, 0 failed"
