@@ -1,10 +1,12 @@
+import Foundation
 import InjectableKit
-import Synchronization
 
 /// Which type overrides served a resolution, across the test cases of one trait: a suite's
 /// trait makes a layer for each of its tests, and an override one test leaves unused may serve
 /// another.
-final class TypeOverrideUsage: Sendable {
+final class TypeOverrideUsage: @unchecked Sendable {
+    // @unchecked: `state` is guarded by `lock` (an `NSLock`, which ThreadSanitizer sees; it
+    // cannot see `Mutex`'s hand-over on Linux).
     private struct State {
         /// The trait's tests and suites running, as a whole: the report waits for the outermost.
         var depth = 0
@@ -17,23 +19,24 @@ final class TypeOverrideUsage: Sendable {
         var order: [Injections.TypeOverride] = []
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var state = State()
 
     func begin(isSuite: Bool) {
-        state.withLock {
-            if $0.depth == 0 { $0.outermostIsSuite = isSuite }
-            $0.depth += 1
+        lock.withLock {
+            if state.depth == 0 { state.outermostIsSuite = isSuite }
+            state.depth += 1
         }
     }
 
     /// Records that a case threw.
     func abandon() {
-        state.withLock { $0.incomplete = true }
+        lock.withLock { state.incomplete = true }
     }
 
     /// Adds one test case's layer.
     func record(_ overrides: [Injections.TypeOverride]) {
-        state.withLock { state in
+        lock.withLock {
             for override in overrides {
                 if state.served[override.typeName] == nil { state.order.append(override) }
                 state.served[override.typeName, default: false] =
@@ -47,7 +50,7 @@ final class TypeOverrideUsage: Sendable {
     /// - Returns: Once the outermost has ended, one message per type override no case used,
     ///   and whether the outermost was a suite.
     func end() -> (messages: [String], isSuite: Bool) {
-        state.withLock { state in
+        lock.withLock {
             state.depth -= 1
             guard state.depth == 0 else { return ([], false) }
             defer { state = State() }

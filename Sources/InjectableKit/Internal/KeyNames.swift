@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The names of keys, as their registrations are written (`notesRepository`), learned from the
 /// resolutions that ran them, so that a message about a key can name it rather than print its
 /// keypath (which, outside Apple platforms, shows an address).
@@ -15,7 +13,19 @@ enum KeyNames {
     }
 
     /// By keypath object: a keypath literal without arguments is one object per image.
-    private static let known = Mutex<[ObjectIdentifier: Known]>([:])
+    private final class Table: @unchecked Sendable {
+        // @unchecked: `known` is guarded by `lock`.
+        let lock = Lock()
+        var known: [ObjectIdentifier: Known] = [:]
+
+        /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
+        /// cannot see (see `Lock`).
+        func withLock<Result>(_ body: (inout [ObjectIdentifier: Known]) -> Result) -> Result {
+            lock.withLock { body(&known) }
+        }
+    }
+
+    private static let known = Table()
     private static let limit = 4096
 
     /// Records that `keyPath`'s registration is called `name`.
