@@ -79,6 +79,10 @@ extension Tour {
         let process = Process()
         process.executableURL = demo
         process.arguments = [step.rawValue]
+        // No backtrace: the message is all the tour shows, and under a sanitizer the backtracer
+        // can outlive the child, holding its standard error open.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["SWIFT_BACKTRACE": "enable=no"], uniquingKeysWith: { _, new in new })
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
