@@ -106,8 +106,10 @@ extension Tour {
     }
 
     /// The Demo executable: this program, or, when the tour runs under tests, the one built
-    /// beside their runner.
-    private static func demoExecutable() -> URL? {
+    /// beside their runner (on Darwin the runner is inside a bundle, a few folders down).
+    ///
+    /// - Returns: Its location, or `nil` if it was not built.
+    nonisolated public static func demoExecutable() -> URL? {
         guard var folder = Bundle.main.executableURL?.deletingLastPathComponent() else {
             return nil
         }

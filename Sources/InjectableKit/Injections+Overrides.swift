@@ -9,10 +9,10 @@ extension Injections {
     /// ```
     ///
     /// The override wins over each matching key's own registration (an override for the key
-    /// itself, registered here or in any enclosing layer, wins over it). The type must match exactly: an override for `any MyServiceType`
-    /// does not serve a key of type `(any MyServiceType)?`. Registering drops what scopes
-    /// cached for that type, and what they cached from it, so the next resolution uses the new
-    /// factory.
+    /// itself, registered here or in any enclosing layer, wins over it). The type must match
+    /// exactly: an override for `any MyServiceType` does not serve a key of type
+    /// `(any MyServiceType)?`. Registering drops what scopes cached for that type, and what
+    /// they cached from it, so the next resolution uses the new factory.
     ///
     /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
     /// helper: `register { Injections.shared(MockService() as any MyServiceType) }`.

@@ -16,7 +16,7 @@ extension Injections {
 
         init(_ override: AnyOverride) {
             isExistential = isExistentialType(override.valueType)
-            typeName = (isExistential ? "any " : "") + String(reflecting: override.valueType)
+            typeName = InjectableKit.typeName(override.valueType, qualified: true)
             hasServed = override.hasServed
         }
 

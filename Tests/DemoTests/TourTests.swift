@@ -206,13 +206,7 @@ extension TourTests {
 
 /// Runs the built `Demo` executable, which sits beside the test runner in the build folder.
 private func demoOutput(_ arguments: [String]) throws -> [String] {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var executable = folder.appendingPathComponent("Demo")
-    // On Darwin the runner is inside a bundle: look a few folders up.
-    for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: executable.path) {
-        folder = folder.deletingLastPathComponent()
-        executable = folder.appendingPathComponent("Demo")
-    }
+    let executable = try #require(Tour.demoExecutable())
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

@@ -131,14 +131,13 @@ enum Failure {
         fatalError(message)
     }
 
-    /// The frame's key as `\.name`, if its name is known.
-    static func knownName(of frame: Frame) -> String? {
-        frame.name.map { "\\.\($0)" } ?? KeyNames.name(of: frame.keyPath)
+    /// The frame's key as `\.name`, if its name is known (see `KeyNames.name(of:sameObject:)`).
+    static func knownName(of frame: Frame, sameObject: Bool = false) -> String? {
+        frame.name.map { "\\.\($0)" } ?? KeyNames.name(of: frame.keyPath, sameObject: sameObject)
     }
 
     static func name(of frame: Frame) -> String {
-        frame.name.map { "\\.\($0)" } ?? KeyNames.name(of: frame.keyPath, sameObject: true)
-            ?? "\\.<\(frame.valueType)>"
+        knownName(of: frame, sameObject: true) ?? "\\.<\(frame.valueType)>"
     }
 
     static func chain(_ names: [String]) -> String {

@@ -6,8 +6,7 @@
 /// (see `Frame.name`); a plain getter that calls neither teaches nothing. Keys with arguments
 /// are not kept: each of their keypaths is a new object, and every one would stay.
 enum KeyNames {
-    private struct Known: @unchecked Sendable {
-        // @unchecked: an immutable keypath object, only compared; and a string literal.
+    private struct Known {
         let keyPath: AnyKeyPath
         let name: StaticString
     }
@@ -57,7 +56,6 @@ enum KeyNames {
     /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else
     /// `<key of type Value>`, to be followed by where the call that names it was made.
     static func describe<Value>(_ keyPath: KeyPath<Injections, Value>) -> String {
-        let any = isExistentialType(Value.self) ? "any " : ""
-        return name(of: keyPath) ?? "<key of type \(any)\(Value.self)>"
+        name(of: keyPath) ?? "<key of type \(typeName(Value.self, qualified: false))>"
     }
 }

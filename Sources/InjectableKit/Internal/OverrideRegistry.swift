@@ -28,8 +28,8 @@ struct Overrides {
 /// and hashes a keypath only when some override exists and the keypath's memo slot is stale.
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
-    // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the atomics are
-    // atomics; `parent`, `isLayer` and `serial` are immutable.
+    // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
+    // atomics are atomics; `parent`, `isLayer` and `serial` are immutable.
     @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
@@ -107,8 +107,14 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The registries a resolution here consults, in order: this one, its enclosing layers,
     /// and the global registry.
     var chain: [OverrideRegistry] {
-        guard isLayer else { return [self] }
-        return [self] + (parent ?? Self.shared).chain
+        guard let beneath else { return [self] }
+        return [self] + beneath.chain
+    }
+
+    /// The registry a resolution here consults next: the enclosing layer, or the global
+    /// registry beneath an outermost layer; `nil` for the global registry.
+    var beneath: OverrideRegistry? {
+        isLayer ? (parent ?? Self.shared) : nil
     }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
@@ -149,7 +155,7 @@ final class OverrideRegistry: @unchecked Sendable {
                 // call.
                 return unsafeDowncast(found, to: Override<Value>.self)
             }
-            registry = here.isLayer ? (here.parent ?? Self.shared) : nil
+            registry = here.beneath
         }
         registry = self
         let type = ObjectIdentifier(Value.self)
@@ -160,7 +166,7 @@ final class OverrideRegistry: @unchecked Sendable {
                 // Registered for `Value`: an `Override<Value>`, as above.
                 return unsafeDowncast(found, to: Override<Value>.self)
             }
-            registry = here.isLayer ? (here.parent ?? Self.shared) : nil
+            registry = here.beneath
         }
         return nil
     }
@@ -311,9 +317,7 @@ final class OverrideRegistry: @unchecked Sendable {
                             // unless the change is of the key's own override, which wins over
                             // a closer one for its type.
                             guard let owner = entry.owner, !closer.isEmpty else { return true }
-                            let ownerType =
-                                keys.contains(owner)
-                                ? nil : ObjectIdentifier(Swift.type(of: owner).valueType)
+                            let ownerType = keys.contains(owner) ? nil : declared
                             return !closer.contains { $0.overrides(key: owner, type: ownerType) }
                         }
                         dropped += detached.map(\.0)

@@ -81,6 +81,17 @@ func isExistentialType(_ type: any Any.Type) -> Bool {
     return kind == 0x303 || kind == 0x307
 }
 
+/// `type` as a message names it: with `any` before an existential, which Swift prints bare.
+///
+/// - Parameters:
+///   - type: The type.
+///   - qualified: Whether to name it with its module (`App.MockService`).
+/// - Returns: The name, such as `any App.MyServiceType`.
+func typeName(_ type: any Any.Type, qualified: Bool) -> String {
+    (isExistentialType(type) ? "any " : "")
+        + (qualified ? String(reflecting: type) : String(describing: type))
+}
+
 /// Whether a registration declared as `declared` may return what a helper of type `built`
 /// makes: the same type, an existential (which a subscript's helper builds a concrete type of),
 /// or an optional of either. A subscript's helper keyed by its owner's keypath is the

@@ -71,7 +71,7 @@ final class VerificationRun: @unchecked Sendable {
     func stop(_ message: String, isCycle: Bool) -> Never {
         let thread = ThreadState.current
         thread.verification = nil
-        let key = thread.frames.first.flatMap(Failure.knownName(of:))
+        let key = thread.frames.first.flatMap { Failure.knownName(of: $0) }
         lock.withLock { stopped = (key, isCycle ? .cycle : .stopped, message) }
         done.signal()
         DispatchSemaphore(value: 0).wait()
