@@ -15,6 +15,8 @@ extension Injections {
     public var callSiteService: CallSiteService { cached(CallSiteService()) }
     /// A unique key whose getter calls no helper.
     public var callSitePlain: CallSiteService { CallSiteService() }
+    /// A unique key that the tests override globally.
+    public var callSiteOverridden: CallSiteService { CallSiteService() }
 }
 
 /// `\.callSiteService` as this module makes it.
@@ -30,4 +32,9 @@ public func callSitePlainKeyElsewhere() -> KeyPath<Injections, CallSiteService> 
 /// Resolves `\.callSiteService` from this module's call site.
 public func resolveCallSiteServiceElsewhere() -> CallSiteService {
     Injections.container.resolve(\.callSiteService)
+}
+
+/// Resolves `\.callSiteOverridden` from this module's call site.
+public func resolveCallSiteOverriddenElsewhere() -> CallSiteService {
+    Injections.container.resolve(\.callSiteOverridden)
 }

@@ -56,6 +56,41 @@ import Testing
         #expect(objects.dropFirst(4).allSatisfy { table.ownEntryWord(for: $0, at: 2) == .max })
     }
 
+    @Test func anOverrideIsRememberedInTheKeysBoxAtTheCurrentGenerationOnly() {
+        let table = MemoTable(limit: 100, keyLimit: 8)
+        let here: AnyKeyPath = \Injections.callSitePlain
+        let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
+        let first = Override { CallSiteService() }
+        table.ownGeneration.store(3, ordering: .releasing)
+        for key in [here, here, elsewhere, elsewhere] {
+            table.remember(
+                key, entry: nil, view: false, plainGetter: false, generation: 3, override: first)
+        }
+        // Both objects of the key name one box, which holds the override.
+        let word = table.ownEntryWord(for: here, at: 3)
+        #expect(word & MemoTable.overrideFlag != 0)
+        #expect(table.ownEntryWord(for: elsewhere, at: 3) == word)
+        let box = Unmanaged<OverrideBox>.fromOpaque(
+            UnsafeRawPointer(bitPattern: word & ~MemoTable.overrideFlag)!
+        ).takeUnretainedValue()
+        #expect(box.current === first)
+        // A change moves the generation on, then empties the boxes.
+        table.ownGeneration.store(4, ordering: .releasing)
+        #expect(table.forgetOverrides().map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
+        #expect(box.current == nil)
+        // A resolution that read the older generation finishes after the change: its override
+        // is not kept.
+        table.remember(
+            here, entry: nil, view: false, plainGetter: false, generation: 3, override: first)
+        #expect(box.current == nil)
+        // One at the current generation is.
+        let second = Override { CallSiteService() }
+        table.remember(
+            here, entry: nil, view: false, plainGetter: false, generation: 4, override: second)
+        #expect(box.current === second)
+        #expect(table.ownEntryWord(for: elsewhere, at: 4) == word)
+    }
+
     @Test func keypathsResolvedOnceAreNotKept() {
         let table = MemoTable(limit: 100_000, keyLimit: 8)
         for id in 0..<(MemoTable.seenLimit * 2 + 10) {

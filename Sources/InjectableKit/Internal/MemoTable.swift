@@ -32,6 +32,9 @@ final class MemoTable: @unchecked Sendable {
     /// Set in the entry word of a keypath that reads the entry's view (see `Entry.adoptView`);
     /// an entry's address, 16-byte aligned, leaves the bit free.
     static let viewFlag: UInt = 2
+    /// Set in the entry word of a key that a global override serves: the rest of the word is
+    /// the address of the key's ``OverrideBox`` (16-byte aligned too).
+    static let overrideFlag: UInt = 4
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
     /// address is all ones).
     static let noSlot = UInt.max
@@ -78,6 +81,8 @@ final class MemoTable: @unchecked Sendable {
         var objects: [AnyKeyPath] = []
         var generation: UInt = 0
         var entryWord: UInt = 0
+        /// Made the first time a global override serves the key; kept for good, as the record.
+        var overrideBox: OverrideBox?
     }
 
     /// How many keypath objects the table gives slots to, in all and for one key.
@@ -102,6 +107,8 @@ final class MemoTable: @unchecked Sendable {
     /// they read, never see a freed one.
     private var kept: Set<ObjectIdentifier> = []
     private var keptEntries: [Entry] = []
+    /// Every record's override box, so that a change can empty them all.
+    private var boxes: [OverrideBox] = []
 
     init(limit: Int, keyLimit: Int, isShared: Bool = false) {
         self.limit = limit
@@ -140,24 +147,40 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { (objectCount, records.count) }
     }
 
-    /// Records what the slow path learned about `keyPath`'s key, for every call site of it.
+    /// Records what the slow path learned about `keyPath`'s key, for every call site of it: the
+    /// global override that serves it, or the entry that holds its instance, or whether its
+    /// getter is plain.
+    ///
+    /// An override is put in the key's box only if `generation` is still the current one (read
+    /// under `lock`, which ``forgetOverrides()`` takes after the generation moved): so a box
+    /// never keeps an override that a change has replaced.
     func remember(
-        _ keyPath: AnyKeyPath, entry: Entry?, view: Bool, plainGetter: Bool, generation: UInt64
+        _ keyPath: AnyKeyPath, entry: Entry?, view: Bool, plainGetter: Bool, generation: UInt64,
+        override: AnyOverride? = nil
     ) {
-        let entryWord =
-            entry.map {
-                UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())
-                    | (view ? Self.viewFlag : 0)
-            } ?? (plainGetter ? Self.plainGetter : 0)
         let generationWord = UInt(truncatingIfNeeded: generation)
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
-        defer { withExtendedLifetime(evicted) {} }  // arguments released outside the lock
+        var replaced: AnyOverride?
+        defer { withExtendedLifetime((evicted, replaced)) {} }  // released outside the lock
         lock.withLock {
             guard let record = record(for: keyPath, evicting: &evicted) else { return }
             // A resolution that started before a newer one remembered may finish after it.
             guard generationWord &- record.generation < UInt.max / 2 else { return }
-            if let entry, kept.insert(ObjectIdentifier(entry)).inserted {
-                keptEntries.append(entry)
+            let entryWord: UInt
+            if let override {
+                guard generation == currentGeneration else { return }
+                let box = record.overrideBox ?? OverrideBox()
+                if record.overrideBox == nil {
+                    record.overrideBox = box
+                    boxes.append(box)
+                }
+                replaced = box.replace(with: override)
+                entryWord = Self.word(of: box) | Self.overrideFlag
+            } else if let entry {
+                if kept.insert(ObjectIdentifier(entry)).inserted { keptEntries.append(entry) }
+                entryWord = Self.word(of: entry) | (view ? Self.viewFlag : 0)
+            } else {
+                entryWord = plainGetter ? Self.plainGetter : 0
             }
             record.generation = generationWord
             record.entryWord = entryWord
@@ -167,6 +190,29 @@ final class MemoTable: @unchecked Sendable {
             }
             checkInvariants(record)
         }
+    }
+
+    /// Empties every override box: call after moving the generation on, for every change of
+    /// the global overrides. Returns the overrides, to be released outside every lock.
+    func forgetOverrides() -> [AnyOverride] {
+        lock.withLock { boxes.compactMap { $0.replace(with: nil) } }
+    }
+
+    /// The generation that remembering an override must have been read at: the shared
+    /// table's global one, or for another table (tests), the newest it was told of.
+    private var currentGeneration: UInt64 {
+        if isShared { return Self.generation.load(ordering: .acquiring) }
+        return ownGeneration.load(ordering: .acquiring)
+    }
+
+    /// The generation of a table that is not `shared` (tests), which they move themselves.
+    let ownGeneration = Atomic<UInt64>(1)
+
+    /// An object's address as an entry word: 16-byte aligned, so the flags' bits are free.
+    private static func word(of object: AnyObject) -> UInt {
+        let word = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        assert(word & 15 == 0, "InjectableKit: an object's address is 16-byte aligned")
+        return word
     }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its

@@ -330,7 +330,12 @@ final class OverrideRegistry: @unchecked Sendable {
                 released.append(dependents.map { $0.detach() })
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.
-            if !isLayer { invalidateMemos() }
+            // Boxes are emptied after the generation moved, and before a resolution can look
+            // the new overrides up (under this lock), so a box never serves a replaced one.
+            if !isLayer {
+                invalidateMemos()
+                released.append(MemoTable.shared.forgetOverrides())
+            }
             released.append(before)
             released.append(lookups)
             lookups = [:]

@@ -24,6 +24,9 @@ enum Resolver {
         /// No override applies; the entry holds the keypath's instance, when it holds one: as
         /// its own type, or if `view` as its view's type.
         case entry(Unmanaged<Entry>, view: Bool)
+        /// A global override serves the key, and the box holds it unless a change has emptied
+        /// the box since.
+        case override(Unmanaged<OverrideBox>)
         /// The task runs inside `Injections.withOverrides`: the memo, which describes the
         /// global registry and caches, does not apply.
         case layered
@@ -43,6 +46,10 @@ enum Resolver {
         case MemoTable.noSlot: return (.unknown, generation)
         case 0: return (.getter, generation)
         case MemoTable.plainGetter: return (.plainGetter, generation)
+        case let word where word & MemoTable.overrideFlag != 0:
+            let address = word & ~MemoTable.overrideFlag
+            let box = Unmanaged<OverrideBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            return (.override(box), generation)
         case let word:
             let address = word & ~MemoTable.viewFlag
             let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
@@ -114,12 +121,23 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
+        var lookup = lookup
+        if case .override(let box) = lookup {
+            // Registered for this key or its type: an `Override<Value>` (see
+            // `OverrideRegistry.override(for:servedBy:byKey:)`).
+            if let override = box._withUnsafeGuaranteedRef(\.current) {
+                return resolve(
+                    keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
+                    token: token, caller: caller)
+            }
+            lookup = .unknown  // a change emptied the box: look again
+        }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
             case .layered: Layers.current
             case .unknown, .observed: OverrideRegistry.shared
-            case .entry, .plainGetter, .getter: nil
+            case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
             AutoRegistration.ensure()
@@ -147,21 +165,29 @@ enum Resolver {
                         keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
                         typeRegistries: added.types.filter(hidden.contains))
                 }
+                // A global override is remembered, so that the key's call sites find it
+                // without the registry's lock or a hash of the keypath.
+                if case .unknown = lookup, servedBy === OverrideRegistry.shared {
+                    MemoTable.shared.remember(
+                        keyPath, entry: nil, view: false, plainGetter: false,
+                        generation: generation, override: override)
+                }
                 return resolve(keyPath, with: override, token: token, caller: caller)
             }
         }
-        let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller)
+        let thread = ThreadState.current
+        let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller, on: thread)
         let value = apply(frameToken)
-        let frame = exit()
+        let frame = exit(on: thread)
         // Learned where a key resolves in a frame only now and then (a first resolution, or in
         // a layer), not on the paths that take a frame every time.
         switch lookup {
         case .unknown, .layered, .observed:
             if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
-        case .entry, .plainGetter, .getter:
+        case .entry, .plainGetter, .getter, .override:
             break
         }
-        if case .layered = lookup, let verification = ThreadState.current.verification {
+        if case .layered = lookup, let verification = thread.verification {
             verification.built(frame, holdsObject: classInstance(value) != nil)
         }
         if case .unknown = lookup {
@@ -175,12 +201,13 @@ enum Resolver {
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>, token: UInt64,
         caller: StaticString?
     ) -> Value {
-        _ = enter(keyPath, of: Value.self, token: token, caller: caller)
         let thread = ThreadState.current
-        thread.frames[thread.frames.count - 1].servedByOverride = true
+        _ = enter(
+            keyPath, of: Value.self, token: token, caller: caller, on: thread,
+            servedByOverride: true)
         override.markServed()
         let value = override.make()
-        _ = exit()
+        _ = exit(on: thread)
         return value
     }
 
@@ -208,12 +235,13 @@ enum Resolver {
     /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame.
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
-    @usableFromInline
+    ///
+    /// - Parameter servedByOverride: Whether an override's factory builds the value.
     static func enter(
-        _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?,
+        on thread: ThreadState, servedByOverride: Bool = false
     ) -> UInt64 {
         AutoRegistration.ensure()
-        let thread = ThreadState.current
         if let caller, let index = thread.frameIndex(token: token),
             thread.frames[index].name == nil
         {
@@ -223,14 +251,14 @@ enum Resolver {
         let frameToken = thread.makeToken()
         thread.depth += 1
         thread.frames.append(
-            Frame(keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth))
+            Frame(
+                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
+                servedByOverride: servedByOverride))
         return frameToken
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
-    @usableFromInline
-    static func exit() -> Frame {
-        let thread = ThreadState.current
+    static func exit(on thread: ThreadState) -> Frame {
         let frame = thread.frames.removeLast()
         if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }

@@ -17,6 +17,8 @@ struct Frame {
     let valueType: Any.Type
     /// The thread's resolution depth this frame's resolution runs at (1 for the outermost).
     let depth: Int
+    /// Whether an override's factory, not the keypath's getter, is building this frame's value.
+    let servedByOverride: Bool
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
     var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
@@ -26,8 +28,6 @@ struct Frame {
     /// one runs is nested in it (`cached(A(b: shared(B())))`); otherwise the getter calls
     /// helpers one after another, which one key cannot be served from.
     var helpersRunning = 0
-    /// Whether an override's factory, not the keypath's getter, is building this frame's value.
-    var servedByOverride = false
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
     var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
