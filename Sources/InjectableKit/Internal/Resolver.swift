@@ -232,11 +232,10 @@ enum Resolver {
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
     }
 
-    /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame.
+    /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
+    /// frame says whether an override's factory builds the value (`servedByOverride`).
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
-    ///
-    /// - Parameter servedByOverride: Whether an override's factory builds the value.
     static func enter(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?,
         on thread: ThreadState, servedByOverride: Bool = false
