@@ -277,16 +277,17 @@ enum Resolver {
     }
 
     private static func checkForCycle(_ keyPath: AnyKeyPath, on thread: ThreadState) {
-        let frames = thread.frames
-        if let index = frames.firstIndex(where: { $0.keyPath === keyPath }) {
-            Failure.cycle(at: index, in: frames)
+        // Indexed in place: a copy of the array would retain and release its buffer on every
+        // framed resolution.
+        for index in thread.frames.indices where thread.frames[index].keyPath === keyPath {
+            Failure.cycle(at: index, in: thread.frames)
         }
-        if frames.count >= deepCheckDepth,
-            let index = frames.firstIndex(where: { $0.keyPath == keyPath })
+        if thread.frames.count >= deepCheckDepth,
+            let index = thread.frames.firstIndex(where: { $0.keyPath == keyPath })
         {
-            Failure.cycle(at: index, in: frames)
+            Failure.cycle(at: index, in: thread.frames)
         }
-        if thread.depth >= depthLimit { Failure.tooDeep(frames, depth: thread.depth) }
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
     }
 
     /// Records that `keyPath` had no override at `generation`, and, when its getter's one
