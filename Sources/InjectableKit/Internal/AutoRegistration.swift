@@ -15,6 +15,14 @@ enum AutoRegistration {
     // Guarded by `condition`: the thread running the hook.
     nonisolated(unsafe) private static var runner: ThreadState?
 
+    /// `Injections` as an ``AutoRegistering`` type, if it is one. Looked up once: a failed
+    /// conformance lookup scans every conformance in the process, which the first resolution
+    /// after each `reset()` would pay again.
+    // nonisolated(unsafe): a metatype, written once by the `let`'s lazy initialiser and only
+    // read after; metatypes hold no state (it is not `Sendable` only for lack of a constraint).
+    nonisolated(unsafe) private static let hook =
+        (Injections.self as Any.Type) as? any AutoRegistering.Type
+
     @inline(__always)
     static func ensure() {
         if state.load(ordering: .acquiring) != done { runIfNeeded() }
@@ -50,8 +58,7 @@ enum AutoRegistration {
 
         // Outside any layer: the first use after a global `reset()` may come from inside one,
         // and the hook's registrations are the global container's.
-        let hook = (Injections.self as Any.Type) as? any AutoRegistering.Type
-        if let hook { Layers.with(nil) { hook.registerAllServices() } }
+        if let hook = Self.hook { Layers.with(nil) { hook.registerAllServices() } }
 
         condition.lock()
         runner = nil

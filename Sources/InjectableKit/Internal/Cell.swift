@@ -18,6 +18,15 @@ class Cell: @unchecked Sendable {
     final func value<Value>(as _: Value.Type) -> Value {
         storage.assumingMemoryBound(to: Value.self).pointee
     }
+
+    /// The value as `Any`, to convert it once into a view of another type. Every cell is one
+    /// of the subclasses below, which override it (a method rather than a protocol, so that no
+    /// conformance is looked up to reach it).
+    var anyValue: Any { preconditionFailure("InjectableKit: every cell is a subclass's") }
+
+    /// The class instance the value is or holds, if any. For a cell that does not own its
+    /// instance, call only while the instance is alive.
+    var heldObject: AnyObject? { classInstance(anyValue) }
 }
 
 /// A cell for `value`: one that owns it, or for `object`, the class instance that is its only
@@ -33,13 +42,8 @@ func makeCell<Value>(_ value: Value, unownedObject object: AnyObject? = nil) -> 
     return object.map { UnownedCell(value, object: $0) } ?? StrongCell(value)
 }
 
-/// A cell whose value can be read as `Any`, to convert it once into a view of another type.
-protocol AnyValueCell: Cell {
-    var anyValue: Any { get }
-}
-
 /// A cell that owns its value.
-final class StrongCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
+final class StrongCell<Value>: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`.
     init(_ value: Value) {
         let typed = UnsafeMutablePointer<Value>.allocate(capacity: 1)
@@ -53,7 +57,8 @@ final class StrongCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
         typed.deallocate()
     }
 
-    var anyValue: Any { value(as: Value.self) }
+    override var anyValue: Any { value(as: Value.self) }
+    override var heldObject: AnyObject? { classInstance(value(as: Value.self)) }
 }
 
 /// A copy of a value whose only reference is a class instance held weakly elsewhere; the copy
@@ -61,7 +66,7 @@ final class StrongCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
 ///
 /// Valid only while the instance is alive: read it only while holding a strong reference
 /// obtained from the weak one.
-final class UnownedCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
+final class UnownedCell<Value>: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`; readers keep the instance alive (see above).
 
     /// - Parameters:
@@ -81,13 +86,14 @@ final class UnownedCell<Value>: Cell, AnyValueCell, @unchecked Sendable {
     }
 
     /// Call only while the instance is alive.
-    var anyValue: Any { value(as: Value.self) }
+    override var anyValue: Any { value(as: Value.self) }
+    override var heldObject: AnyObject? { classInstance(value(as: Value.self)) }
 }
 
 /// A cell holding a value of a class type: the instance's reference, which a read as that type
 /// loads as it is (one pointer either way). Owning, like ``StrongCell``, or not, like
 /// ``UnownedCell``.
-final class ObjectCell: Cell, AnyValueCell, @unchecked Sendable {
+final class ObjectCell: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`; a cell that does not own its instance is read only while the
     // instance is alive, as `UnownedCell` is.
     private let owning: Bool
@@ -111,5 +117,6 @@ final class ObjectCell: Cell, AnyValueCell, @unchecked Sendable {
     var ownedObject: AnyObject? { owning ? value(as: AnyObject.self) : nil }
 
     /// For a cell that does not own its instance, call only while the instance is alive.
-    var anyValue: Any { value(as: AnyObject.self) }
+    override var anyValue: Any { value(as: AnyObject.self) }
+    override var heldObject: AnyObject? { value(as: AnyObject.self) }
 }

@@ -196,7 +196,7 @@ final class Entry: @unchecked Sendable {
         // Read under the lock, cast outside it: no dynamic cast under the fast path's lock.
         let (held, alive) = lock.withLock { (cell, object) }
         if holdsWeakly { return alive === instance }
-        return (held as? any AnyValueCell).flatMap { classInstance($0.anyValue) } === instance
+        return held?.heldObject === instance
     }
 
     /// Lets `value(as:view:)` read the instance as `View` without a cast, converting it once per
@@ -217,7 +217,7 @@ final class Entry: @unchecked Sendable {
             if chosen == wanted { return true }
             guard chosen == nil else { return false }
             var converted: Cell? = nil
-            if let current = held as? any AnyValueCell {
+            if let current = held {
                 // A weak entry's cell is valid only while its instance lives: `alive` keeps it.
                 if !holdsWeakly || alive != nil {
                     converted = withExtendedLifetime(alive) { makeView(current.anyValue, alive) }
