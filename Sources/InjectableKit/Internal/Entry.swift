@@ -66,7 +66,8 @@ final class Entry: @unchecked Sendable {
     var builder: ThreadState?
     /// When the instance expires, if `expires`. Declared last and read out of line: its type
     /// is resilient, so the fields after it and the code that touches it need run-time layout.
-    private var expiry = ContinuousClock.Instant.now
+    /// (Optional, so that an entry without a time to live never reads the clock.)
+    private var expiry: ContinuousClock.Instant?
 
     init(
         key: EntryKey, owner: AnyKeyPath?, overrideType: ObjectIdentifier?, holdsWeakly: Bool,
@@ -118,7 +119,7 @@ final class Entry: @unchecked Sendable {
 
     @inline(never)
     private func hasExpired() -> Bool {
-        ContinuousClock.now >= expiry
+        expiry.map { ContinuousClock.now >= $0 } ?? false
     }
 
     /// Starts reading the instance a weak entry holds, if it is alive: like

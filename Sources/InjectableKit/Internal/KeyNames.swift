@@ -15,7 +15,8 @@ enum KeyNames {
     private final class Table: @unchecked Sendable {
         // @unchecked: `known` is guarded by `lock`.
         let lock = Lock()
-        var known: [ObjectIdentifier: Known] = [:]
+        // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
+        @exclusivity(unchecked) var known: [ObjectIdentifier: Known] = [:]
 
         /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
         /// cannot see (see `Lock`).

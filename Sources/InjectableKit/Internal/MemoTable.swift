@@ -23,6 +23,8 @@ import Synchronization
 /// all. An object past either bound resolves correctly on the slow path.
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
+    // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
+    // apart, and the run-time check costs a thread-local lookup on every access.
     // NB: the state the common path reads is in static atomics, which the compiler initialises
     // statically: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
@@ -92,23 +94,23 @@ final class MemoTable: @unchecked Sendable {
     /// A table of its own, for a table that is not `shared` (tests).
     private let ownCurrent = Atomic<UInt>(0)
     private let lock = Lock()
-    private var tables: [Slots]
+    @exclusivity(unchecked) private var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
-    private var records: [AnyKeyPath: KeyRecord] = [:]
-    private var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
+    @exclusivity(unchecked) private var records: [AnyKeyPath: KeyRecord] = [:]
+    @exclusivity(unchecked) private var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
     /// Keypath objects resolved once and not yet given a slot, kept alive so that their
     /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
     /// is resolved again and then gets its slot; a keypath with arguments, a new object at each
     /// evaluation, never does, and is let go.
-    private var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
+    @exclusivity(unchecked) private var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
     static let seenLimit = 4096
-    private var objectCount = 0
+    @exclusivity(unchecked) private var objectCount = 0
     /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
     /// they read, never see a freed one.
-    private var kept: Set<ObjectIdentifier> = []
-    private var keptEntries: [Entry] = []
+    @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) private var keptEntries: [Entry] = []
     /// Every record's override box, so that a change can empty them all.
-    private var boxes: [OverrideBox] = []
+    @exclusivity(unchecked) private var boxes: [OverrideBox] = []
 
     init(limit: Int, keyLimit: Int, isShared: Bool = false) {
         self.limit = limit
