@@ -32,10 +32,10 @@ final class MemoTable: @unchecked Sendable {
     /// The entry word of a plain getter (no entry address is 1).
     static let plainGetter: UInt = 1
     /// Set in the entry word of a keypath that reads the entry's view (see `Entry.adoptView`);
-    /// an entry's address, 16-byte aligned, leaves the bit free.
+    /// an object's address, at least 8-byte aligned on every platform, leaves the bit free.
     static let viewFlag: UInt = 2
     /// Set in the entry word of a key that a global override serves: the rest of the word is
-    /// the address of the key's ``OverrideBox`` (16-byte aligned too).
+    /// the address of the key's ``OverrideBox``.
     static let overrideFlag: UInt = 4
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
     /// address is all ones).
@@ -210,10 +210,11 @@ final class MemoTable: @unchecked Sendable {
     /// The generation of a table that is not `shared` (tests), which they move themselves.
     let ownGeneration = Atomic<UInt64>(1)
 
-    /// An object's address as an entry word: 16-byte aligned, so the flags' bits are free.
+    /// An object's address as an entry word: at least 8-byte aligned (16 on 64-bit platforms),
+    /// so the flags' three bits are free.
     private static func word(of object: AnyObject) -> UInt {
         let word = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        assert(word & 15 == 0, "InjectableKit: an object's address is 16-byte aligned")
+        assert(word & 7 == 0, "InjectableKit: an object's address is 8-byte aligned")
         return word
     }
 
