@@ -16,19 +16,19 @@ import Testing
         #expect(here == elsewhere)
         // An object gets its slot at its second resolution: a keypath with arguments, a new
         // object each time, never takes one.
-        table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
+        table.remember(here, .plainGetter, generation: 5)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.noSlot)
-        table.remember(here, entry: nil, view: false, plainGetter: true, generation: 5)
+        table.remember(here, .plainGetter, generation: 5)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.plainGetter)
         // A second object is given a slot at its first resolution, and then reads the same.
         #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.noSlot)
-        table.remember(elsewhere, entry: nil, view: false, plainGetter: true, generation: 5)
-        table.remember(elsewhere, entry: nil, view: false, plainGetter: true, generation: 5)
+        table.remember(elsewhere, .plainGetter, generation: 5)
+        table.remember(elsewhere, .plainGetter, generation: 5)
         #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.plainGetter)
         #expect(table.counts.objects == 2)
         #expect(table.counts.keys == 1)
         // Remembering the key again, through either object, updates both slots.
-        table.remember(elsewhere, entry: nil, view: false, plainGetter: false, generation: 6)
+        table.remember(elsewhere, .getter, generation: 6)
         #expect(table.ownEntryWord(for: here, at: 6) == 0)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.noSlot)
     }
@@ -36,9 +36,9 @@ import Testing
     @Test func anOlderResolutionDoesNotOverwriteANewerOne() {
         let table = MemoTable(limit: 100, keyLimit: 8)
         let key: AnyKeyPath = \Injections.callSitePlain
-        table.remember(key, entry: nil, view: false, plainGetter: true, generation: 9)
-        table.remember(key, entry: nil, view: false, plainGetter: true, generation: 9)
-        table.remember(key, entry: nil, view: false, plainGetter: false, generation: 8)
+        table.remember(key, .plainGetter, generation: 9)
+        table.remember(key, .plainGetter, generation: 9)
+        table.remember(key, .getter, generation: 8)
         #expect(table.ownEntryWord(for: key, at: 9) == MemoTable.plainGetter)
     }
 
@@ -48,8 +48,8 @@ import Testing
         let objects: [AnyKeyPath] = (0..<10).map { _ in \Injections.[account: 3] }
         for object in objects {
             // Twice: a keypath kept and resolved again, as a literal's object is.
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+            table.remember(object, .plainGetter, generation: 2)
+            table.remember(object, .plainGetter, generation: 2)
         }
         #expect(table.counts == (objects: 4, keys: 1))
         #expect(objects.prefix(4).allSatisfy { table.ownEntryWord(for: $0, at: 2) == 1 })
@@ -64,7 +64,7 @@ import Testing
         table.ownGeneration.store(3, ordering: .releasing)
         for key in [here, here, elsewhere, elsewhere] {
             table.remember(
-                key, entry: nil, view: false, plainGetter: false, generation: 3, override: first)
+                key, .override(first), generation: 3)
         }
         // Both objects of the key name one box, which holds the override.
         let word = table.ownEntryWord(for: here, at: 3)
@@ -81,12 +81,12 @@ import Testing
         // A resolution that read the older generation finishes after the change: its override
         // is not kept.
         table.remember(
-            here, entry: nil, view: false, plainGetter: false, generation: 3, override: first)
+            here, .override(first), generation: 3)
         #expect(box.current == nil)
         // One at the current generation is.
         let second = Override { CallSiteService() }
         table.remember(
-            here, entry: nil, view: false, plainGetter: false, generation: 4, override: second)
+            here, .override(second), generation: 4)
         #expect(box.current === second)
         #expect(table.ownEntryWord(for: elsewhere, at: 4) == word)
     }
@@ -95,7 +95,7 @@ import Testing
         let table = MemoTable(limit: 100_000, keyLimit: 8)
         for id in 0..<(MemoTable.seenLimit * 2 + 10) {
             let object: AnyKeyPath = \Injections.[account: id]
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+            table.remember(object, .plainGetter, generation: 2)
         }
         #expect(table.counts == (objects: 0, keys: 0))
         #expect(table.seenCount <= MemoTable.seenLimit)
@@ -106,8 +106,8 @@ import Testing
         let objects: [AnyKeyPath] = (0..<200).map { \Injections.[account: $0] }
         for object in objects {
             // Twice: a keypath kept and resolved again, as a literal's object is.
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 2)
+            table.remember(object, .plainGetter, generation: 2)
+            table.remember(object, .plainGetter, generation: 2)
         }
         #expect(table.counts == (objects: 50, keys: 50))
     }
@@ -131,8 +131,8 @@ import Testing
             }
         }
         for object in objects.all {
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 3)
-            table.remember(object, entry: nil, view: false, plainGetter: true, generation: 3)
+            table.remember(object, .plainGetter, generation: 3)
+            table.remember(object, .plainGetter, generation: 3)
         }
         done.set()
         readers.wait()

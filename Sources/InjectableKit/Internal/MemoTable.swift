@@ -109,8 +109,6 @@ final class MemoTable: @unchecked Sendable {
     /// they read, never see a freed one.
     @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
     @exclusivity(unchecked) private var keptEntries: [Entry] = []
-    /// Every record's override box, so that a change can empty them all.
-    @exclusivity(unchecked) private var boxes: [OverrideBox] = []
 
     init(limit: Int, keyLimit: Int, isShared: Bool = false) {
         self.limit = limit
@@ -149,17 +147,25 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { (objectCount, records.count) }
     }
 
-    /// Records what the slow path learned about `keyPath`'s key, for every call site of it: the
-    /// global override that serves it, or the entry that holds its instance, or whether its
-    /// getter is plain.
+    /// What a resolution on the slow path learned about its key, to be served to every call
+    /// site of it.
+    enum Learned {
+        /// The getter calls no scope helper.
+        case plainGetter
+        /// The getter calls helpers but cannot be served from one entry.
+        case getter
+        /// The entry holds the key's instance: as its own type, or if `view` as its view's.
+        case entry(Entry, view: Bool)
+        /// A global override serves the key.
+        case override(AnyOverride)
+    }
+
+    /// Records what the slow path learned about `keyPath`'s key, for every call site of it.
     ///
     /// An override is put in the key's box only if `generation` is still the current one (read
     /// under `lock`, which ``forgetOverrides()`` takes after the generation moved): so a box
     /// never keeps an override that a change has replaced.
-    func remember(
-        _ keyPath: AnyKeyPath, entry: Entry?, view: Bool, plainGetter: Bool, generation: UInt64,
-        override: AnyOverride? = nil
-    ) {
+    func remember(_ keyPath: AnyKeyPath, _ learned: Learned, generation: UInt64) {
         let generationWord = UInt(truncatingIfNeeded: generation)
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
         var replaced: AnyOverride?
@@ -169,20 +175,20 @@ final class MemoTable: @unchecked Sendable {
             // A resolution that started before a newer one remembered may finish after it.
             guard generationWord &- record.generation < UInt.max / 2 else { return }
             let entryWord: UInt
-            if let override {
-                guard generation == currentGeneration else { return }
-                let box = record.overrideBox ?? OverrideBox()
-                if record.overrideBox == nil {
-                    record.overrideBox = box
-                    boxes.append(box)
-                }
-                replaced = box.replace(with: override)
-                entryWord = Self.word(of: box) | Self.overrideFlag
-            } else if let entry {
+            switch learned {
+            case .plainGetter:
+                entryWord = Self.plainGetter
+            case .getter:
+                entryWord = 0
+            case .entry(let entry, let view):
                 if kept.insert(ObjectIdentifier(entry)).inserted { keptEntries.append(entry) }
                 entryWord = Self.word(of: entry) | (view ? Self.viewFlag : 0)
-            } else {
-                entryWord = plainGetter ? Self.plainGetter : 0
+            case .override(let override):
+                guard generation == currentGeneration else { return }
+                let box = record.overrideBox ?? OverrideBox()
+                record.overrideBox = box
+                replaced = box.replace(with: override)
+                entryWord = Self.word(of: box) | Self.overrideFlag
             }
             record.generation = generationWord
             record.entryWord = entryWord
@@ -197,11 +203,11 @@ final class MemoTable: @unchecked Sendable {
     /// Empties every override box: call after moving the generation on, for every change of
     /// the global overrides. Returns the overrides, to be released outside every lock.
     func forgetOverrides() -> [AnyOverride] {
-        lock.withLock { boxes.compactMap { $0.replace(with: nil) } }
+        lock.withLock { records.values.compactMap { $0.overrideBox?.replace(with: nil) } }
     }
 
     /// The generation that remembering an override must have been read at: the shared
-    /// table's global one, or for another table (tests), the newest it was told of.
+    /// table's global one, or a test table's own.
     private var currentGeneration: UInt64 {
         if isShared { return Self.generation.load(ordering: .acquiring) }
         return ownGeneration.load(ordering: .acquiring)

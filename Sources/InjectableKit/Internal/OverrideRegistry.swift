@@ -144,31 +144,33 @@ final class OverrideRegistry: @unchecked Sendable {
         for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?,
         byKey: inout Bool
     ) -> Override<Value>? {
+        /// The first registry down the chain, from this one, for which `find` finds one.
+        func first(
+            _ find: (OverrideRegistry) -> AnyOverride?
+        ) -> (OverrideRegistry, AnyOverride)? {
+            var registry: OverrideRegistry? = self
+            while let here = registry {
+                if !here.isEmpty, let found = find(here) { return (here, found) }
+                registry = here.beneath
+            }
+            return nil
+        }
         // Two passes down the chain: the key's own override first, anywhere; then the type's.
-        var registry: OverrideRegistry? = self
-        while let here = registry {
-            if !here.isEmpty, let found = here.keyOverride(for: keyPath) {
-                servedBy = here
-                byKey = true
-                // Registered for this key: an `Override<Value>`, by the `register` functions'
-                // types. NB: not `as?`, which looks the generic class's metadata up on every
-                // call.
-                return unsafeDowncast(found, to: Override<Value>.self)
-            }
-            registry = here.beneath
-        }
-        registry = self
         let type = ObjectIdentifier(Value.self)
-        while let here = registry {
-            if !here.isEmpty, let found = here.lock.withLock({ here.current.byType[type] }) {
-                servedBy = here
-                byKey = false
-                // Registered for `Value`: an `Override<Value>`, as above.
-                return unsafeDowncast(found, to: Override<Value>.self)
-            }
-            registry = here.beneath
+        let found: (registry: OverrideRegistry, override: AnyOverride)
+        if let forKey = first({ $0.keyOverride(for: keyPath) }) {
+            (found, byKey) = (forKey, true)
+        } else if let forType = first({ here in here.lock.withLock { here.current.byType[type] } })
+        {
+            (found, byKey) = (forType, false)
+        } else {
+            return nil
         }
-        return nil
+        servedBy = found.registry
+        // Registered for this key or for `Value`: an `Override<Value>`, by the `register`
+        // functions' types. NB: not `as?`, which looks the generic class's metadata up on every
+        // call.
+        return unsafeDowncast(found.override, to: Override<Value>.self)
     }
 
     /// This registry's own override for `keyPath`.

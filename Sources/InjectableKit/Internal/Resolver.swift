@@ -168,9 +168,7 @@ enum Resolver {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
                 if case .unknown = lookup, servedBy === OverrideRegistry.shared {
-                    MemoTable.shared.remember(
-                        keyPath, entry: nil, view: false, plainGetter: false,
-                        generation: generation, override: override)
+                    MemoTable.shared.remember(keyPath, .override(override), generation: generation)
                 }
                 return resolve(keyPath, with: override, token: token, caller: caller)
             }
@@ -299,17 +297,16 @@ enum Resolver {
         // A keypath with arguments is not recorded: each one made at run time is a new object,
         // and recording it would keep it (and its arguments) alive for good.
         if frame.helperEntry?.key.argument != nil { return }
-        var entry: Entry? = nil
-        if frame.helperCount == 1, let helperEntry = frame.helperEntry,
-            helperEntry.isHolding(value), helperEntry.adoptView(Value.self)
+        let learned: MemoTable.Learned
+        if frame.helperCount == 1, let entry = frame.helperEntry, entry.isHolding(value),
+            entry.adoptView(Value.self)
         {
-            entry = helperEntry
+            // The entry's view, if the helper built another type (see `Entry.adoptView`).
+            learned = .entry(entry, view: entry.key.type != ObjectIdentifier(Value.self))
+        } else {
+            learned = frame.helperCount == 0 ? .plainGetter : .getter
         }
-        // The entry's view, if the helper built another type (see `Entry.adoptView`).
-        let view = entry.map { $0.key.type != ObjectIdentifier(Value.self) } ?? false
-        MemoTable.shared.remember(
-            keyPath, entry: entry, view: view, plainGetter: frame.helperCount == 0,
-            generation: generation)
+        MemoTable.shared.remember(keyPath, learned, generation: generation)
     }
 
     /// A scope helper: the instance `scope` holds for the registration at `site`.
