@@ -10,8 +10,9 @@ extension Injections {
         ///
         /// - Parameter factory: Builds the replacement.
         public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
-            Sealing.refuseIfSealed("register { ... as \(Value.self) } in a layer")
-            registry.register(Override(factory), forType: ObjectIdentifier(Value.self))
+            registry.register(
+                Override(factory), forType: ObjectIdentifier(Value.self),
+                attempt: "register { ... as \(Value.self) } in a layer")
         }
 
         /// Overrides, in this layer, every key of type `type`, with a factory whose result
@@ -40,9 +41,9 @@ extension Injections {
             _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID,
             line: UInt = #line, factory: @escaping @Sendable () -> Value
         ) {
-            Sealing.refuseIfSealed(
-                "register(\(KeyNames.describe(keyPath))) at \(file):\(line), in a layer")
-            registry.register(Override(factory), forKey: keyPath)
+            registry.register(
+                Override(factory), forKey: keyPath,
+                attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line), in a layer")
         }
     }
 

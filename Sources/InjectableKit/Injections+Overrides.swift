@@ -19,9 +19,10 @@ extension Injections {
     ///
     /// - Parameter factory: Builds the replacement.
     public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
-        Sealing.refuseIfSealed("register { ... as \(Value.self) }")
         AutoRegistration.ensure()
-        OverrideRegistry.current.register(Override(factory), forType: ObjectIdentifier(Value.self))
+        OverrideRegistry.current.register(
+            Override(factory), forType: ObjectIdentifier(Value.self),
+            attempt: "register { ... as \(Value.self) }")
     }
 
     /// Overrides every key of type `type`, with a factory whose result converts to it: the
@@ -67,9 +68,10 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> Value
     ) {
-        Sealing.refuseIfSealed("register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
         AutoRegistration.ensure()
-        OverrideRegistry.current.register(Override(factory), forKey: keyPath)
+        OverrideRegistry.current.register(
+            Override(factory), forKey: keyPath,
+            attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
     }
 
     /// Drops every override, and what scopes cached for the keys and types they served.
@@ -77,10 +79,9 @@ extension Injections {
     /// The ``AutoRegistering`` hook, if the program has one, runs again before the next use
     /// of the container, so the app's module-level registrations come back.
     public func reset() {
-        Sealing.refuseIfSealed("reset()")
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeAll()
+        registry.removeAll(attempt: "reset()")
         if !registry.isLayer { AutoRegistration.rearm() }
     }
 
@@ -93,9 +94,9 @@ extension Injections {
     public func reset<Value>(
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line
     ) {
-        Sealing.refuseIfSealed("reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
         AutoRegistration.ensure()
-        OverrideRegistry.current.removeOverride(forKey: keyPath)
+        OverrideRegistry.current.removeOverride(
+            forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
     }
 
     /// Drops the type override registered with ``register(_:)`` for `type`, and what scopes
@@ -104,9 +105,9 @@ extension Injections {
     /// - Parameter type: The type whose override to drop, for example
     ///   `(any MyServiceType).self`.
     public func reset<Value>(_ type: Value.Type) {
-        Sealing.refuseIfSealed("reset(\(Value.self).self)")
         AutoRegistration.ensure()
-        OverrideRegistry.current.removeOverride(forType: ObjectIdentifier(type))
+        OverrideRegistry.current.removeOverride(
+            forType: ObjectIdentifier(type), attempt: "reset(\(Value.self).self)")
     }
 
     /// Saves the whole override registry, to restore it with ``pop()``.
@@ -116,16 +117,14 @@ extension Injections {
     /// override func tearDown() { Injections.container.pop() }
     /// ```
     public func push() {
-        Sealing.refuseIfSealed("push()")
         AutoRegistration.ensure()
-        OverrideRegistry.current.push()
+        OverrideRegistry.current.push(attempt: "push()")
     }
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
     /// cached for every key and type whose override changed. Does nothing without a `push()`.
     public func pop() {
-        Sealing.refuseIfSealed("pop()")
         AutoRegistration.ensure()
-        OverrideRegistry.current.pop()
+        OverrideRegistry.current.pop(attempt: "pop()")
     }
 }

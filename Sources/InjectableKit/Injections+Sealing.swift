@@ -26,7 +26,7 @@ extension Injections {
     /// takes effect. Sealing cannot be undone.
     public func seal() {
         AutoRegistration.ensure()
-        Sealing.sealed.store(true, ordering: .releasing)
+        OverrideRegistry.shared.seal()
     }
 
     /// Whether ``seal()`` has been called.

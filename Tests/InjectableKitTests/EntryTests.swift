@@ -179,7 +179,6 @@ extension Entry {
 private func makeEntry<Value>(type: Value.Type = EntryBox.self, weak: Bool = false) -> Entry {
     Entry(
         key: EntryKey(
-            site: Site(#fileID, #function, #line, #column), type: ObjectIdentifier(Value.self),
-            argument: nil),
-        owner: nil, overrideType: nil, holdsWeakly: weak, timeToLive: nil)
+            site: Site(#fileID, #function, #line, #column), type: ObjectIdentifier(Value.self)),
+        owner: nil, holdsWeakly: weak, timeToLive: nil)
 }

@@ -213,6 +213,26 @@ extension GlobalContainerTests {
                     == "override")
         }
 
+        @Test func aCachingOverrideReplacedWhileItBuildsNeverFillsTheKeyForItsReplacement() {
+            Injections.Scope.cached.reset()
+            defer { Injections.container.reset(\.raceReplacedDependency) }
+            /// A test helper that registers a caching mock: one closure, so one call site.
+            @Sendable func registerMock(_ origin: String) {
+                Injections.container.register(\.raceReplacedDependency) {
+                    Injections.cached(RaceGates.replaced.passing(RaceDependency(origin)))
+                }
+            }
+            registerMock("old mock")
+            guard
+                let parents = changeWhileHeld(
+                    { Injections.container.resolve(\.raceReplacedParent) },
+                    gate: RaceGates.replaced, change: { registerMock("new mock") })
+            else { return }
+            #expect(parents.later.dependency.origin == "new mock")
+            #expect(
+                Injections.container.resolve(\.raceReplacedDependency).origin == "new mock")
+        }
+
         @Test func nilOfAnOptionalKeyIsNotCached() {
             #expect(
                 buildsOfThreeResolutions(
@@ -355,7 +375,7 @@ private final class BuildGate: Sendable {
 }
 
 /// A value computed on a thread of its own, waited for with a time limit.
-private final class Background<Value: Sendable>: Sendable {
+final class Background<Value: Sendable>: Sendable {
     private let value = Guarded<Value?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
@@ -424,6 +444,7 @@ private enum RaceGates {
     static let resetDuring = BuildGate()
     static let account = BuildGate()
     static let plainAccount = BuildGate()
+    static let replaced = BuildGate()
 }
 
 private enum RaceCounters {
@@ -503,6 +524,12 @@ extension Injections {
     }
     fileprivate var raceResetDuringParent: RaceParent {
         cached(RaceParent(resolve(\.raceResetDuringDependency)))
+    }
+
+    // A caching override replaced while it builds.
+    fileprivate var raceReplacedDependency: RaceDependency { RaceDependency("live") }
+    fileprivate var raceReplacedParent: RaceParent {
+        cached(RaceParent(resolve(\.raceReplacedDependency)))
     }
 
     // Exactly once across a reset.

@@ -33,11 +33,11 @@ final class Entry: @unchecked Sendable {
     let edgeFlags = Atomic<UInt8>(0)
     static let dependsOnSomething: UInt8 = 1
     static let isDependedOn: UInt8 = 2
+
+    /// Whether `DependencyIndex` may hold edges from or to this entry.
+    var mayHaveEdges: Bool { edgeFlags.load(ordering: .acquiring) != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    /// For an entry made by an override's factory, the type of the key the override served,
-    /// so that changing a type override drops it.
-    let overrideType: ObjectIdentifier?
     let timeToLive: Duration?
 
     /// The instance, as the type the helper built it as (see `makeCell`); for a weak entry a
@@ -60,6 +60,10 @@ final class Entry: @unchecked Sendable {
     }
     private var makeView: ((Any, AnyObject?) -> Cell?)?
     private var epoch: UInt64 = 0
+    /// How many builds have started: a change that meets the entry again while it walks what
+    /// was built from what it dropped tells by this whether a build started since its first
+    /// drop (see `DependencyIndex.invalidate`).
+    private var buildStarts: UInt64 = 0
     private var retired = false
 
     /// The thread constructing the instance right now, if any.
@@ -70,13 +74,11 @@ final class Entry: @unchecked Sendable {
     private var expiry: ContinuousClock.Instant?
 
     init(
-        key: EntryKey, owner: AnyKeyPath?, overrideType: ObjectIdentifier?, holdsWeakly: Bool,
-        timeToLive: Duration?
+        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
     ) {
         self.key = key
         self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         self.owner = owner
-        self.overrideType = overrideType
         self.holdsWeakly = holdsWeakly
         self.timeToLive = timeToLive
     }
@@ -250,7 +252,8 @@ final class Entry: @unchecked Sendable {
     /// NB: no `Value?` in this unspecialised code: it would need `Optional<Value>`'s metadata,
     /// a run-time lookup on every call (and made at each type's first resolution).
     func obtain<Value>(
-        _ make: () -> Value, on thread: ThreadState, into slot: UnsafeMutablePointer<Value>
+        _ make: () -> Value, keepIf isCurrent: () -> Bool = { true }, on thread: ThreadState,
+        into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         if read(into: slot) { return true }
         let condition = BuildCoordinator.condition
@@ -286,12 +289,19 @@ final class Entry: @unchecked Sendable {
             // build starts (not when the entry is cleared, which could forget what this build
             // records): the build records it anew (see `DependencyIndex`).
             DependencyIndex.shared.forget(self, asSource: false)
-            let startEpoch = lock.withLock { epoch }
+            let startEpoch = lock.withLock {
+                buildStarts &+= 1
+                return epoch
+            }
             let changes = thread.changes
             let value = make()
-            var prepared = prepare(value)
+            // Built from something the getter read before the build began, which may have
+            // changed since: handed out, not kept, and not built again from the same reads.
+            let current = isCurrent()
+            var prepared = current ? prepare(value) : nil
             condition.lock()
-            var (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
+            var (outcome, replaced) =
+                current ? store(value, prepared, ifEpoch: startEpoch) : (.notKept, nil)
             while outcome == .viewAdopted {
                 // A view was adopted since `prepare`: convert again, outside the locks.
                 condition.unlock()
@@ -426,6 +436,11 @@ final class Entry: @unchecked Sendable {
     /// Drops the instance like ``clear()``, but hands it back instead of releasing it. What the
     /// instance was built from is forgotten when the entry next builds.
     func detach() -> Detached {
+        detachCountingBuilds().cells
+    }
+
+    /// Drops the instance like ``detach()``, and tells how many builds had started by then.
+    func detachCountingBuilds() -> (cells: Detached, buildStarts: UInt64) {
         lock.lock()
         let old = (cell, view)
         cell = nil
@@ -433,7 +448,11 @@ final class Entry: @unchecked Sendable {
         object = nil
         expires = false
         epoch &+= 1
+        let starts = buildStarts
         lock.unlock()
-        return old
+        return (old, starts)
     }
+
+    /// How many builds have started (see `buildStarts`).
+    var startedBuilds: UInt64 { lock.withLock { buildStarts } }
 }

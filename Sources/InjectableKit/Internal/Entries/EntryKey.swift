@@ -1,19 +1,38 @@
-/// The key of one cached instance: the registration's site, the instance's type, and, for a
-/// registration that takes arguments, the keypath that carries them (`\.[account: 42]`).
+/// The key of one cached instance: which registration it belongs to, and the instance's type.
+///
+/// A registration is the helper's call site and, where the site alone does not tell, one more
+/// thing (``Registration``).
 struct EntryKey: Hashable, @unchecked Sendable {
-    // @unchecked: `argument` is an immutable keypath object; only hashed and compared.
+    // @unchecked: `registration` holds immutable keypath objects, only hashed and compared, or
+    // an override, compared by identity.
     let site: Site
     let type: ObjectIdentifier
-    let argument: AnyKeyPath?
+    let registration: Registration
     /// What `Site` hashes, and the type, folded into one word once: a scope's dictionary
     /// hashes each key again every time it grows, and one word costs the hasher a fraction of
     /// six. (Wrapping arithmetic on small constants: the same on 32-bit `UInt`.)
     private let folded: UInt
 
-    init(site: Site, type: ObjectIdentifier, argument: AnyKeyPath?) {
+    /// What tells apart registrations that share a helper's call site.
+    enum Registration {
+        /// The site alone: a helper in a property's getter is that registration's.
+        case site
+        /// The keypath that carries a subscript's arguments (`\.[account: 42]`): hashed.
+        case argument(AnyKeyPath)
+        /// The key being resolved, for a helper in a function or closure that several keys may
+        /// call (an app's own `func cachedLeaf(_:)`): compared, not hashed, since keys that
+        /// share a site are rare and hashing a keypath walks its components.
+        case owner(AnyKeyPath)
+        /// The override whose factory called the helper: one registration for every key it
+        /// serves, and never the one its replacement serves, so that a replaced override's
+        /// build, still running, never fills the entry its replacement reads.
+        case override(AnyOverride)
+    }
+
+    init(site: Site, type: ObjectIdentifier, registration: Registration = .site) {
         self.site = site
         self.type = type
-        self.argument = argument
+        self.registration = registration
         func fold(_ folded: UInt, _ part: UInt) -> UInt { (folded &* 31) ^ part }
         self.folded = fold(
             fold(
@@ -22,9 +41,38 @@ struct EntryKey: Hashable, @unchecked Sendable {
             UInt(site.file.utf8CodeUnitCount))
     }
 
+    /// The keypath that carries the arguments, for a helper in a subscript.
+    var argument: AnyKeyPath? {
+        if case .argument(let keyPath) = registration { return keyPath }
+        return nil
+    }
+
+    /// The override whose factory called the helper, if one did.
+    var override: AnyOverride? {
+        if case .override(let override) = registration { return override }
+        return nil
+    }
+
+    /// Whether its scope forgets the entry when reset, or when the entry is idle and empty: an
+    /// entry for one argument value or one override, of which there may be any number.
+    var isForgettable: Bool {
+        switch registration {
+        case .argument, .override: true
+        case .site, .owner: false
+        }
+    }
+
     static func == (lhs: EntryKey, rhs: EntryKey) -> Bool {
-        lhs.folded == rhs.folded && lhs.type == rhs.type && lhs.site == rhs.site
-            && lhs.argument == rhs.argument
+        guard lhs.folded == rhs.folded && lhs.type == rhs.type && lhs.site == rhs.site else {
+            return false
+        }
+        switch (lhs.registration, rhs.registration) {
+        case (.site, .site): return true
+        case (.argument(let lhs), .argument(let rhs)), (.owner(let lhs), .owner(let rhs)):
+            return lhs == rhs
+        case (.override(let lhs), .override(let rhs)): return lhs === rhs
+        default: return false
+        }
     }
 
     func hash(into hasher: inout Hasher) {

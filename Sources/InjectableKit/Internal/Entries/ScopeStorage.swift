@@ -2,13 +2,13 @@ import Foundation
 
 /// The instances one scope holds, one entry per registration (and per argument value).
 final class ScopeStorage: @unchecked Sendable {
-    // @unchecked: `entries` and `argumentEntries` are guarded by `lock`.
+    // @unchecked: `entries` and `forgettableEntries` are guarded by `lock`.
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
     // (a thread-local access set lookup on every access) would only add cost.
     private let lock = Lock()
     @exclusivity(unchecked) private var entries: [EntryKey: Entry] = [:]
-    /// How many of `entries` are for argument values (see `reset`).
-    @exclusivity(unchecked) private var argumentEntries = 0
+    /// How many of `entries` are for argument values or overrides: kept only while in use.
+    @exclusivity(unchecked) private var forgettableEntries = 0
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -28,11 +28,13 @@ final class ScopeStorage: @unchecked Sendable {
             if let entry = entries[key] { return entry }
             let entry = make()
             entries[key] = entry
-            if key.argument != nil {
-                argumentEntries += 1
-                if argumentEntries >= pruneAt {
-                    forgotten = retireArgumentEntries { $0.isIdleAndEmpty(keeping: &loaded) }
-                    pruneAt = max(Self.minimumPruneAt, argumentEntries * 2)
+            if key.isForgettable {
+                forgettableEntries += 1
+                if forgettableEntries >= pruneAt {
+                    forgotten = forget {
+                        $0.key.isForgettable && $0.isIdleAndEmpty(keeping: &loaded)
+                    }
+                    pruneAt = max(Self.minimumPruneAt, forgettableEntries * 2)
                 }
             }
             return entry
@@ -42,53 +44,66 @@ final class ScopeStorage: @unchecked Sendable {
     /// How many entries the scope keeps (for tests of its memory bound).
     var entryCount: Int { lock.withLock { entries.count } }
 
-    /// Retires and forgets the argument entries that `matches` and no thread is building.
-    /// Call with `lock` locked.
+    /// Retires and forgets the entries that `matches` and no thread is building. Call with
+    /// `lock` locked.
     ///
     /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
-    private func retireArgumentEntries(where matches: (Entry) -> Bool) -> [Entry] {
+    private func forget(where matches: (Entry) -> Bool) -> [Entry] {
         var forgotten: [Entry] = []
         BuildCoordinator.condition.lock()
-        for (key, entry) in entries where key.argument != nil {
+        for (key, entry) in entries {
             if matches(entry) && entry.retireIfIdle() {
                 entries[key] = nil
                 forgotten.append(entry)
             }
         }
         BuildCoordinator.condition.unlock()
-        argumentEntries -= forgotten.count
+        forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
         return forgotten
     }
 
     /// Drops every instance, and the instances built from them in any scope. Entries made for
-    /// argument values are forgotten, so that a scope used with many arguments does not grow
-    /// without bound; one that a thread is building stays, cleared, and its builder builds
-    /// again (see `Entry.obtain`).
+    /// argument values or by overrides are forgotten, so that a scope used with many of them
+    /// does not grow without bound; one that a thread is building stays, cleared, and its
+    /// builder builds again (see `Entry.obtain`).
     func reset() {
         ThreadState.current.changes += 1
+        ChangeCount.advance()
         let (all, forgotten) = lock.withLock {
             let all = Array(entries.values)
-            let forgotten = argumentEntries > 0 ? retireArgumentEntries { _ in true } : []
+            let forgotten =
+                forgettableEntries > 0 ? forget { $0.key.isForgettable } : []
             return (all, forgotten)
         }
-        // Cleared outside `lock`: an instance's deinit may resolve through this scope.
+        // Dropped outside `lock`: an instance's deinit may resolve through this scope. An
+        // entry with dependency edges goes through the walk that finds what was built from it.
+        var walked: [Entry] = []
         for entry in all {
-            entry.clear()
+            if !entry.mayHaveEdges {
+                entry.clear()
+            } else {
+                walked.append(entry)
+            }
         }
-        for dependent in DependencyIndex.shared.dependents(entries: all) {
-            dependent.clear()
+        if !walked.isEmpty {
+            let released = DependencyIndex.shared.invalidate(roots: walked)
+            withExtendedLifetime(released) {}  // instances released outside every lock
         }
-        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the clears
+        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the drops
     }
 
-    /// Drops the instances of the entries that match, handing them back for the caller to
-    /// release once it holds no lock.
+    /// The entries that match. Matched outside `lock`: the test may take other locks (see
+    /// `OverrideRegistry`).
+    func entries(where matches: (Entry) -> Bool) -> [Entry] {
+        lock.withLock { Array(entries.values) }.filter(matches)
+    }
+
+    /// Retires and forgets the entries that match and no thread is building: entries of
+    /// overrides that a change replaced, which nothing resolves any more.
     ///
-    /// - Returns: The entries, and what they held.
-    func detach(where matches: (Entry) -> Bool) -> [(Entry, Entry.Detached)] {
-        // Matched outside `lock`: the test may take other locks (see `OverrideRegistry`).
-        let matching = lock.withLock { Array(entries.values) }.filter(matches)
-        return matching.map { ($0, $0.detach()) }
+    /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
+    func forgetEntries(where matches: (Entry) -> Bool) -> [Entry] {
+        lock.withLock { forget(where: matches) }
     }
 }

@@ -58,6 +58,20 @@ final class DependencyIndex: @unchecked Sendable {
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
     ) -> (keys: [UInt64], types: [UInt64]) {
+        record(
+            dependent, key: key, type: type, keyRegistries: registries, typeRegistries: registries)
+    }
+
+    /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
+    /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
+    /// of `typeRegistries` can change.
+    ///
+    /// - Returns: The registries whose key edge, and those whose type edge, this call added.
+    @discardableResult
+    func record(
+        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
+        typeRegistries: [UInt64]
+    ) -> (keys: [UInt64], types: [UInt64]) {
         var swept: [Entry] = []
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         return lock.withLock {
@@ -65,14 +79,15 @@ final class DependencyIndex: @unchecked Sendable {
             if sources[serial] == nil { swept = sweepIfDue() }
             dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
             var added: (keys: [UInt64], types: [UInt64]) = ([], [])
-            for registry in registries {
+            if sources[serial] == nil { sources[serial] = Sources(entry: dependent) }
+            for registry in keyRegistries {
                 let key = InRegistry(registry: registry, key: key)
-                let type = InRegistry(registry: registry, key: type)
-                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted {
-                    added.keys.append(registry)
-                }
-                if sources[serial]!.types.insert(type).inserted { added.types.append(registry) }
+                if sources[serial]!.keys.insert(key).inserted { added.keys.append(registry) }
                 byKey[key, default: []].insert(serial)
+            }
+            for registry in typeRegistries {
+                let type = InRegistry(registry: registry, key: type)
+                if sources[serial]!.types.insert(type).inserted { added.types.append(registry) }
                 byType[type, default: []].insert(serial)
             }
             return added
@@ -171,37 +186,97 @@ final class DependencyIndex: @unchecked Sendable {
         if index[key]?.isEmpty == true { index[key] = nil }
     }
 
-    /// Every entry built, directly or through others, from `entries`, or from `keys` or `types`
-    /// as the override registry numbered `registry` decides them.
-    func dependents(
-        ofKeys keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [],
-        in registry: UInt64 = 0,
-        entries: [Entry]
+    /// Drops the instances of `roots`, of the entries built from `keys` or `types` as the
+    /// override registry numbered `registry` decides them, and of everything built from those,
+    /// at any depth.
+    ///
+    /// The walk asks for what was built from an entry only after it has dropped that entry's
+    /// instance: a build that read the instance before the drop recorded its edge before that
+    /// read (see `Internal/README.md`), so the question finds it, and it is dropped in turn, even
+    /// if this walk dropped it before (a rebuild that started since may have read a level the
+    /// walk had not reached yet). An entry met again is skipped only if no build of it started
+    /// since this walk dropped it. The walk ends: the edges form no cycle (a cycle of builds
+    /// stops the process), so every entry is met at most once per path to it.
+    ///
+    /// - Returns: What the dropped entries held, for the caller to release once it holds no lock.
+    func invalidate(
+        roots: [Entry], keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [],
+        in registry: UInt64 = 0
+    ) -> [Entry.Detached] {
+        var released: [Entry.Detached] = []
+        released.reserveCapacity(roots.count)
+        // Only entries with edges are remembered or walked from: one without outgoing edges
+        // is never met again as a dependent (a build that records one later is met and dropped
+        // anew), and one without incoming edges has no dependents to ask for. So a reset of
+        // entries nothing was built from allocates nothing more.
+        var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
+        var pending: [Entry] = []
+        var next = 0
+        var fromKeys: [Entry] = []
+        if !keys.isEmpty || !types.isEmpty {
+            fromKeys = built(fromKeys: keys, types: types, in: registry)
+        }
+        while true {
+            let entry: Entry
+            if next < roots.count {
+                entry = roots[next]
+            } else if next < roots.count + fromKeys.count {
+                entry = fromKeys[next - roots.count]
+            } else if let walked = pending.popLast() {
+                // Asked only now that its instance is dropped (see above).
+                for dependent in built(from: walked) {
+                    if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
+                        continue
+                    }
+                    let (cells, starts) = dependent.detachCountingBuilds()
+                    released.append(cells)
+                    remember(dependent, starts, in: &dropped, pending: &pending)
+                }
+                continue
+            } else {
+                break
+            }
+            next += 1
+            let (cells, starts) = entry.detachCountingBuilds()
+            released.append(cells)
+            remember(entry, starts, in: &dropped, pending: &pending)
+        }
+        return released
+    }
+
+    /// Notes a dropped entry for ``invalidate(roots:keys:types:in:)``: the builds started when
+    /// it was dropped, if it depends on something (it may be met again), and as one to walk
+    /// from, if something depends on it.
+    private func remember(
+        _ entry: Entry, _ starts: UInt64, in dropped: inout [UInt64: UInt64],
+        pending: inout [Entry]
+    ) {
+        let flags = entry.edgeFlags.load(ordering: .acquiring)
+        if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
+        if flags & Entry.isDependedOn != 0 { pending.append(entry) }
+    }
+
+    /// The entries whose builds resolved `keys` or `types` in the registry numbered `registry`.
+    private func built(
+        fromKeys keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>, in registry: UInt64
     ) -> [Entry] {
         let keys = keys.map { InRegistry(registry: registry, key: $0) }
         let types = types.map { InRegistry(registry: registry, key: $0) }
         return lock.withLock {
-            // The common case, nothing was built from what is dropped, allocates nothing.
-            guard
-                keys.contains(where: { byKey[$0] != nil })
-                    || types.contains(where: { byType[$0] != nil })
-                    || entries.contains(where: { byEntry[$0.serial] != nil })
-            else { return [] }
-            var found: [UInt64: Entry] = [:]
-            var pending: [UInt64] = entries.map(\.serial)
-            func add(_ dependents: Set<UInt64>?) {
-                for serial in dependents ?? [] where found[serial] == nil {
-                    guard let entry = sources[serial]?.entry else { continue }
-                    found[serial] = entry
-                    pending.append(serial)
-                }
-            }
-            for key in keys { add(byKey[key]) }
-            for type in types { add(byType[type]) }
-            while let serial = pending.popLast() {
-                add(byEntry[serial])
-            }
-            return Array(found.values)
+            var serials: Set<UInt64> = []
+            for key in keys { serials.formUnion(byKey[key] ?? []) }
+            for type in types { serials.formUnion(byType[type] ?? []) }
+            return serials.compactMap { sources[$0]?.entry }
+        }
+    }
+
+    /// The entries whose builds read `entry`'s instance.
+    private func built(from entry: Entry) -> [Entry] {
+        guard entry.edgeFlags.load(ordering: .acquiring) & Entry.isDependedOn != 0 else {
+            return []
+        }
+        return lock.withLock {
+            (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
         }
     }
 }

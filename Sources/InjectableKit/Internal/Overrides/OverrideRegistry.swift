@@ -7,6 +7,9 @@ struct Overrides {
 
     var isEmpty: Bool { byKey.isEmpty && byType.isEmpty }
 
+    /// Every override, by key and by type.
+    var all: [AnyOverride] { Array(byKey.values) + Array(byType.values) }
+
     /// The keys and types whose override differs between `self` and `other`.
     func differences(from other: Overrides) -> (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>)
     {
@@ -135,6 +138,11 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
     /// one for its type; among overrides of one kind, the closest registry's wins.
     ///
+    /// One walk down the chain reads each registry's key and type override under one hold of
+    /// its lock, so that the answer is true of one state of each registry: never a type
+    /// override from a state that also had the key's, or nothing from two states that each had
+    /// one of them.
+    ///
     /// - Parameters:
     ///   - keyPath: The key resolved.
     ///   - servedBy: Set to the registry whose override it is.
@@ -144,50 +152,46 @@ final class OverrideRegistry: @unchecked Sendable {
         for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?,
         byKey: inout Bool
     ) -> Override<Value>? {
-        /// The first registry down the chain, from this one, for which `find` finds one.
-        func first(
-            _ find: (OverrideRegistry) -> AnyOverride?
-        ) -> (OverrideRegistry, AnyOverride)? {
-            var registry: OverrideRegistry? = self
-            while let here = registry {
-                if !here.isEmpty, let found = find(here) { return (here, found) }
-                registry = here.beneath
-            }
-            return nil
-        }
-        // Two passes down the chain: the key's own override first, anywhere; then the type's.
         let type = ObjectIdentifier(Value.self)
-        let found: (registry: OverrideRegistry, override: AnyOverride)
-        if let forKey = first({ $0.keyOverride(for: keyPath) }) {
-            (found, byKey) = (forKey, true)
-        } else if let forType = first({ here in here.lock.withLock { here.current.byType[type] } })
-        {
-            (found, byKey) = (forType, false)
-        } else {
-            return nil
+        var forType: (registry: OverrideRegistry, override: AnyOverride)?
+        var registry: OverrideRegistry? = self
+        while let here = registry {
+            if !here.isEmpty {
+                let (key, typed) = here.overrides(for: keyPath, type: type)
+                if let key {
+                    (servedBy, byKey) = (here, true)
+                    return unsafeDowncast(key, to: Override<Value>.self)
+                }
+                if forType == nil, let typed { forType = (here, typed) }
+            }
+            registry = here.beneath
         }
-        servedBy = found.registry
+        guard let forType else { return nil }
+        (servedBy, byKey) = (forType.registry, false)
         // Registered for this key or for `Value`: an `Override<Value>`, by the `register`
         // functions' types. NB: not `as?`, which looks the generic class's metadata up on every
         // call.
-        return unsafeDowncast(found.override, to: Override<Value>.self)
+        return unsafeDowncast(forType.override, to: Override<Value>.self)
     }
 
-    /// This registry's own override for `keyPath`.
-    private func keyOverride(for keyPath: AnyKeyPath) -> AnyOverride? {
+    /// This registry's own override for `keyPath`, and for `type`, read under one hold of the
+    /// lock.
+    private func overrides(
+        for keyPath: AnyKeyPath, type: ObjectIdentifier
+    ) -> (key: AnyOverride?, type: AnyOverride?) {
         var evicted: [ObjectIdentifier: Lookup] = [:]
-        let found = lock.withLock {
+        defer { withExtendedLifetime(evicted) {} }  // keypaths' arguments released outside the lock
+        return lock.withLock {
+            let forType = current.byType[type]
             // Found by the keypath object first: hashing a keypath's value walks its
             // components, several times the cost of the rest of this lookup.
             let object = ObjectIdentifier(keyPath)
-            if let known = lookups[object] { return known.override }
+            if let known = lookups[object] { return (known.override, forType) }
             let found = current.byKey[keyPath]
             if lookups.count >= Self.lookupLimit { swap(&evicted, &lookups) }
             lookups[object] = Lookup(keyPath: keyPath, override: found)
-            return found
+            return (found, forType)
         }
-        withExtendedLifetime(evicted) {}  // keypaths' arguments released outside the lock
-        return found
     }
 
     /// Where `scope` keeps its instances for resolutions that use this registry.
@@ -236,20 +240,28 @@ final class OverrideRegistry: @unchecked Sendable {
         return reached
     }
 
-    func register(_ override: AnyOverride, forKey keyPath: AnyKeyPath) {
-        change { $0.byKey[keyPath] = override }
+    // Each change names itself (`attempt`) for the message if the container is sealed.
+
+    func register(
+        _ override: AnyOverride, forKey keyPath: AnyKeyPath,
+        attempt: @autoclosure () -> String
+    ) {
+        change(attempt()) { $0.byKey[keyPath] = override }
     }
 
-    func register(_ override: AnyOverride, forType type: ObjectIdentifier) {
-        change { $0.byType[type] = override }
+    func register(
+        _ override: AnyOverride, forType type: ObjectIdentifier,
+        attempt: @autoclosure () -> String
+    ) {
+        change(attempt()) { $0.byType[type] = override }
     }
 
-    func removeOverride(forKey keyPath: AnyKeyPath) {
-        change { $0.byKey[keyPath] = nil }
+    func removeOverride(forKey keyPath: AnyKeyPath, attempt: @autoclosure () -> String) {
+        change(attempt()) { $0.byKey[keyPath] = nil }
     }
 
-    func removeOverride(forType type: ObjectIdentifier) {
-        change { $0.byType[type] = nil }
+    func removeOverride(forType type: ObjectIdentifier, attempt: @autoclosure () -> String) {
+        change(attempt()) { $0.byType[type] = nil }
     }
 
     /// The types this registry overrides, with their overrides.
@@ -257,8 +269,8 @@ final class OverrideRegistry: @unchecked Sendable {
         lock.withLock { Array(current.byType.values) }
     }
 
-    func removeAll() {
-        change { $0 = Overrides() }
+    func removeAll(attempt: @autoclosure () -> String) {
+        change(attempt()) { $0 = Overrides() }
     }
 
     /// Makes every memo slot stale without changing any override. The generation is one of the
@@ -267,12 +279,21 @@ final class OverrideRegistry: @unchecked Sendable {
         MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
-    func push() {
-        lock.withLock { saved.append(current) }
+    func push(attempt: @autoclosure () -> String) {
+        lock.withLock {
+            Sealing.refuseIfSealed(attempt())
+            saved.append(current)
+        }
     }
 
-    func pop() {
-        change { current in
+    /// Seals the container: every change that takes this registry's lock after this returns
+    /// is refused.
+    func seal() {
+        lock.withLock { Sealing.sealed.store(true, ordering: .releasing) }
+    }
+
+    func pop(attempt: @autoclosure () -> String) {
+        change(attempt()) { current in
             if let previous = saved.popLast() { current = previous }
         }
     }
@@ -284,52 +305,56 @@ final class OverrideRegistry: @unchecked Sendable {
     /// the lock's release), so that no resolution pairs a new override with an instance an
     /// old one built. What the change lets go of (old overrides, their captures, the dropped
     /// instances) is released after the lock, since a deinit may use the container.
-    private func change(_ update: (inout Overrides) -> Void) {
+    ///
+    /// - Parameters:
+    ///   - attempt: What the change is, for the message if the container is sealed: checked
+    ///     under the lock, which ``seal()`` takes, so no change lands after `seal()` has
+    ///     returned.
+    ///   - update: Changes the overrides.
+    private func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
         // Taken outside the lock, and released after it: a layer's deinit releases its caches.
         let layers = Self.liveLayers.all
         ThreadState.current.changes += 1
         var released: [Any] = []
         lock.withLock {
+            Sealing.refuseIfSealed(attempt())
             let before = current
             update(&current)
             // Published before the dependency search: a build that asked for an affected key
             // either recorded its edge before the search (and is found), or looks the key up
             // after this store (and sees the change). See `DependencyIndex`.
             emptyFlag.store(current.isEmpty, ordering: .sequentiallyConsistent)
+            ChangeCount.advance()
             ownTicket?.update(current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {
-                var dropped: [Entry] = []
+                let removed = Set(before.all.map(ObjectIdentifier.init)).subtracting(
+                    current.all.map(ObjectIdentifier.init))
+                var roots: [Entry] = []
+                var storagesReached: [ScopeStorage] = []
                 for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
                     for storage in storages {
-                        let detached = storage.detach { entry in
-                            // The instance's type, the type whose override built it, the
-                            // key it was built for, or that key's declared type (a helper
-                            // builds `Impl` for `var s: any P`).
-                            let declared = entry.owner.map { owner in
-                                ObjectIdentifier(Swift.type(of: owner).valueType)
-                            }
-                            guard
-                                types.contains(entry.key.type)
-                                    || entry.overrideType.map(types.contains) ?? false
-                                    || entry.owner.map(keys.contains) ?? false
-                                    || declared.map(types.contains) ?? false
-                            else { return false }
-                            // Built for a key a closer registry overrides: from that override,
-                            // unless the change is of the key's own override, which wins over
-                            // a closer one for its type.
-                            guard let owner = entry.owner, !closer.isEmpty else { return true }
-                            let ownerType = keys.contains(owner) ? nil : declared
-                            return !closer.contains { $0.overrides(key: owner, type: ownerType) }
+                        storagesReached.append(storage)
+                        roots += storage.entries { entry in
+                            Self.isReached(
+                                entry, keys: keys, types: types, closer: closer, removed: removed)
                         }
-                        dropped += detached.map(\.0)
-                        released.append(detached.map(\.1))
                     }
                 }
                 // And what was built from them or from this registry's state, in any scope.
-                let dependents = DependencyIndex.shared.dependents(
-                    ofKeys: affected.keys, types: affected.types, in: serial, entries: dropped)
-                released.append(dependents.map { $0.detach() })
+                released.append(
+                    DependencyIndex.shared.invalidate(
+                        roots: roots, keys: affected.keys, types: affected.types, in: serial))
+                // An override's own entries serve nothing once it is replaced.
+                if !removed.isEmpty {
+                    for storage in storagesReached {
+                        released.append(
+                            storage.forgetEntries { entry in
+                                entry.key.override.map { removed.contains(ObjectIdentifier($0)) }
+                                    ?? false
+                            })
+                    }
+                }
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.
             // Boxes are emptied after the generation moved, and before a resolution can look
@@ -344,4 +369,27 @@ final class OverrideRegistry: @unchecked Sendable {
         }
         withExtendedLifetime(released) {}
     }
+
+    /// Whether a change of the overrides of `keys` and `types` reaches `entry`'s instance.
+    ///
+    /// It does if the entry was made by an override the change removed, or for a key the
+    /// change overrides (the key itself, or its declared type: a type override serves only keys
+    /// declared with exactly its type, whatever type the helper built), unless a registry
+    /// closer to the entry's overrides that key (`closer`), and the change is not of the key's
+    /// own override, which wins over a closer one for its type.
+    private static func isReached(
+        _ entry: Entry, keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
+        closer: [OverrideRegistry], removed: Set<ObjectIdentifier>
+    ) -> Bool {
+        if let override = entry.key.override, removed.contains(ObjectIdentifier(override)) {
+            return true
+        }
+        guard let owner = entry.owner else { return false }
+        let declared = ObjectIdentifier(Swift.type(of: owner).valueType)
+        let byKey = keys.contains(owner)
+        guard byKey || types.contains(declared) else { return false }
+        guard !closer.isEmpty else { return true }
+        return !closer.contains { $0.overrides(key: owner, type: byKey ? nil : declared) }
+    }
+
 }

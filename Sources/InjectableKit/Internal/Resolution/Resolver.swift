@@ -63,7 +63,10 @@ enum Resolver {
     @inline(never)
     private static func detour() -> Lookup? {
         if Layers.current != nil { return .layered }
-        if Diagnostics.active || !ThreadState.current.buildStack.isEmpty { return .observed }
+        if Diagnostics.active { return .observed }
+        let thread = ThreadState.current
+        // A resolution nested in a frame or a build: what it resolves is recorded.
+        if !thread.frames.isEmpty || !thread.buildStack.isEmpty { return .observed }
         return nil
     }
 
@@ -128,7 +131,7 @@ enum Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    token: token, caller: caller)
+                    in: nil, token: token, caller: caller)
             }
             lookup = .unknown  // a change emptied the box: look again
         }
@@ -141,40 +144,22 @@ enum Resolver {
             }
         if let registry {
             AutoRegistration.ensure()
-            // A build records what it asks for, in every registry it consults, before looking
-            // it up: a change the lookup misses then finds the edge, and has the build run
-            // again (see `DependencyIndex`).
-            let building = MemoTable.hasDetours ? ThreadState.current.buildStack.last : nil
-            let chain = building.map { _ in registry.chain.map(\.serial) } ?? []
-            var added: (keys: [UInt64], types: [UInt64]) = ([], [])
-            if let building {
-                added = DependencyIndex.shared.record(
-                    building, key: keyPath, type: ObjectIdentifier(Value.self), registries: chain)
-            }
-            // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
-            // metadata, made at each type's first resolution.
-            var servedBy: OverrideRegistry?
-            var byKey = false
-            if let override = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey) {
-                // Registries beneath the one that served it cannot change this resolution with
-                // an override of the same kind; one for the key, anywhere, beats one for the type.
-                if let building, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
-                    let hidden = chain[(index + 1)...]
-                    DependencyIndex.shared.unrecord(
-                        building, key: keyPath, type: ObjectIdentifier(Value.self),
-                        keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
-                        typeRegistries: added.types.filter(hidden.contains))
-                }
+            if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
-                if case .unknown = lookup, servedBy === OverrideRegistry.shared {
-                    MemoTable.shared.remember(keyPath, .override(override), generation: generation)
+                if case .unknown = lookup, override.servedBy === OverrideRegistry.shared {
+                    MemoTable.shared.remember(
+                        keyPath, .override(override.override), generation: generation)
                 }
-                return resolve(keyPath, with: override, token: token, caller: caller)
+                return resolve(
+                    keyPath, with: override.override, in: registry.isLayer ? registry : nil,
+                    token: token, caller: caller)
             }
         }
         let thread = ThreadState.current
-        let frameToken = enter(keyPath, of: Value.self, token: token, caller: caller, on: thread)
+        let frameToken = enter(
+            keyPath, of: Value.self, in: registry?.isLayer == true ? registry : nil, token: token,
+            caller: caller, on: thread)
         let value = apply(frameToken)
         let frame = exit(on: thread)
         // Learned where a key resolves in a frame only now and then (a first resolution, or in
@@ -194,18 +179,73 @@ enum Resolver {
         return value
     }
 
-    /// Resolves `keyPath` with `override`, its override, in a frame.
+    /// The override for `keyPath` in `registry` and those beneath it, if any, having recorded
+    /// the key as a dependency of what is being built from it: of the build in progress, and,
+    /// when the enclosing resolution's getter runs outside its helpers, of that resolution's
+    /// helper entry, once it builds (`Frame.pendingKeys`).
+    ///
+    /// A build records what it asks for, in every registry it consults, before looking it up: a
+    /// change the lookup misses then finds the edge, and has the build run again (see
+    /// `DependencyIndex`). Registries beneath the one whose override served the key cannot change
+    /// this resolution with an override of the same kind, and a key's own override hides every
+    /// override for its type: those edges are taken back.
+    private static func overrideRecordingDependency<Value>(
+        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry
+    ) -> (override: Override<Value>, servedBy: OverrideRegistry)? {
+        let type = ObjectIdentifier(Value.self)
+        let thread = MemoTable.hasDetours ? ThreadState.current : nil
+        let building = thread?.buildStack.last
+        let enclosing = thread.flatMap { thread in
+            thread.frames.indices.last.flatMap { thread.frames[$0].isOutsideHelpers ? $0 : nil }
+        }
+        let chain =
+            building != nil || enclosing != nil ? registry.chain.map(\.serial) : [UInt64]()
+        var added: (keys: [UInt64], types: [UInt64]) = ([], [])
+        if let building {
+            added = DependencyIndex.shared.record(
+                building, key: keyPath, type: type, registries: chain)
+        }
+        // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
+        // metadata, made at each type's first resolution.
+        // Made before the lookup, so that the count it notes precedes everything read.
+        let pending = thread.flatMap { thread in enclosing.map { thread.frames[$0].pendingReads } }
+        var servedBy: OverrideRegistry?
+        var byKey = false
+        let found = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
+        var keyRegistries = chain
+        var typeRegistries = chain
+        if found != nil, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
+            let hidden = chain[(index + 1)...]
+            if byKey { keyRegistries = Array(chain[...index]) }
+            typeRegistries = byKey ? [] : Array(chain[...index])
+            if let building {
+                DependencyIndex.shared.unrecord(
+                    building, key: keyPath, type: type,
+                    keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
+                    typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
+            }
+        }
+        pending?.keys.append(
+            PendingKey(
+                key: keyPath, type: type, keyRegistries: keyRegistries,
+                typeRegistries: typeRegistries))
+        guard let found, let servedBy else { return nil }
+        return (found, servedBy)
+    }
+
+    /// Resolves `keyPath` with `override`, its override, in a frame, for a resolution in
+    /// `layer` (`nil`: outside any layer).
     private static func resolve<Value>(
-        _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>, token: UInt64,
-        caller: StaticString?
+        _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
+        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?
     ) -> Value {
         let thread = ThreadState.current
         _ = enter(
-            keyPath, of: Value.self, token: token, caller: caller, on: thread,
-            servedByOverride: true)
+            keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+            override: override)
         override.markServed()
         let value = override.make()
-        _ = exit(on: thread)
+        leave(on: thread)
         return value
     }
 
@@ -231,12 +271,15 @@ enum Resolver {
     }
 
     /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
-    /// frame says whether an override's factory builds the value (`servedByOverride`).
+    /// frame names the override whose factory builds the value, if one does.
+    ///
+    /// While a frame is open, the thread's nested resolutions leave the memo's common path, so
+    /// that what the getter resolves is recorded (see `Frame.pendingKeys`).
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
     static func enter(
-        _ keyPath: AnyKeyPath, of valueType: Any.Type, token: UInt64, caller: StaticString?,
-        on thread: ThreadState, servedByOverride: Bool = false
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
     ) -> UInt64 {
         AutoRegistration.ensure()
         if let caller, let index = thread.frameIndex(token: token),
@@ -247,16 +290,31 @@ enum Resolver {
         checkForCycle(keyPath, on: thread)
         let frameToken = thread.makeToken()
         thread.depth += 1
+        MemoTable.beginDetour()
         thread.frames.append(
             Frame(
                 keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
-                servedByOverride: servedByOverride))
+                layer: layer, override: override))
         return frameToken
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
     static func exit(on thread: ThreadState) -> Frame {
+        popFrame(on: thread) { $0 }
+    }
+
+    /// Pops the innermost frame, like ``exit(on:)``, for a caller that needs nothing of it.
+    @inline(__always)
+    static func leave(on thread: ThreadState) {
+        popFrame(on: thread) { _ in }
+    }
+
+    @inline(__always)
+    private static func popFrame<Result>(on thread: ThreadState, _ keep: (Frame) -> Result)
+        -> Result
+    {
         let frame = thread.frames.removeLast()
+        MemoTable.endDetour()
         if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let verification = thread.verification {
@@ -265,7 +323,7 @@ enum Resolver {
         }
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
-        return frame
+        return keep(frame)
     }
 
     private static func clearGraph(on thread: ThreadState) {
@@ -335,7 +393,24 @@ enum Resolver {
             else { return make() }
             argument = owner
         }
-        let key = EntryKey(site: site, type: ObjectIdentifier(Value.self), argument: argument)
+        // An instance belongs to its registration: an override is one, for every key it serves;
+        // a helper outside a property's getter may be called for any number of keys, each its
+        // own registration (see `EntryKey`).
+        let registration: EntryKey.Registration =
+            if let override = ownerIndex.flatMap({ thread.frames[$0].override }) {
+                .override(override)
+            } else if let argument {
+                .argument(argument)
+            } else if let owner, !site.isInPropertyGetter {
+                .owner(owner)
+            } else {
+                .site
+            }
+        let key = EntryKey(
+            site: site, type: ObjectIdentifier(Value.self), registration: registration)
+        // The resolution this one's value flows into, if its getter runs outside its helpers:
+        // this entry is one of its dependencies.
+        let enclosing = (ownerIndex ?? thread.frames.count) - 1
         if let ownerIndex {
             if thread.frames[ownerIndex].helperCount > 0,
                 thread.frames[ownerIndex].helpersRunning == 0
@@ -362,7 +437,13 @@ enum Resolver {
             return value
         }
 
-        let storage = OverrideRegistry.current.storage(for: scope)
+        // The frame knows its layer: no need to read the task-local value.
+        let storage =
+            if let ownerIndex {
+                thread.frames[ownerIndex].layer?.storage(for: scope) ?? scope.storage
+            } else {
+                OverrideRegistry.current.storage(for: scope)
+            }
         // NB: a slot rather than `Value?`, which in this unspecialised code would look
         // `Optional<Value>`'s metadata up on every call.
         let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
@@ -370,18 +451,16 @@ enum Resolver {
         while true {
             let entry = storage.entry(for: key) {
                 Entry(
-                    key: key, owner: owner,
-                    overrideType: ownerIndex.flatMap { index in
-                        let frame = thread.frames[index]
-                        return frame.servedByOverride ? ObjectIdentifier(frame.valueType) : nil
-                    },
-                    holdsWeakly: scope.kind == .shared,
+                    key: key, owner: owner, holdsWeakly: scope.kind == .shared,
                     timeToLive: timeToLive ?? scope.timeToLive)
             }
             if let ownerIndex { thread.frames[ownerIndex].helperEntry = entry }
             // Recorded before the entry is read, for the same reason as a key's edge.
             if let building = thread.buildStack.last {
                 DependencyIndex.shared.record(building, entry: entry)
+            }
+            if enclosing >= 0, thread.frames[enclosing].isOutsideHelpers {
+                thread.frames[enclosing].pendingReads.entries.append(entry)
             }
             let obtained = entry.obtain(
                 {
@@ -394,11 +473,34 @@ enum Resolver {
                         MemoTable.endDetour()
                         thread.buildStack.removeLast()
                     }
+                    if let ownerIndex { recordPending(of: ownerIndex, as: entry, on: thread) }
                     return run()
+                },
+                keepIf: {
+                    // What the getter resolved before its helper may have changed since, and
+                    // the build, reusing it, cannot tell: not kept (see `ChangeCount`).
+                    guard let ownerIndex, let pending = thread.frames[ownerIndex].pending else {
+                        return true
+                    }
+                    return ChangeCount.current == pending.changesAtStart
                 }, on: thread, into: slot)
             if obtained { return slot.move() }
             // The entry was retired (its scope reset) before this thread could build: its
             // scope has, or makes, the one that replaces it.
+        }
+    }
+
+    /// Records what the frame at `index` resolved before its helper as dependencies of
+    /// `entry`, which its helper builds.
+    private static func recordPending(of index: Int, as entry: Entry, on thread: ThreadState) {
+        guard let pending = thread.frames[index].pending else { return }
+        for key in pending.keys {
+            DependencyIndex.shared.record(
+                entry, key: key.key, type: key.type, keyRegistries: key.keyRegistries,
+                typeRegistries: key.typeRegistries)
+        }
+        for read in pending.entries {
+            DependencyIndex.shared.record(entry, entry: read)
         }
     }
 }

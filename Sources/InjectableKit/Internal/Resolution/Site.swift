@@ -53,6 +53,14 @@ struct Site: Hashable, Sendable {
 
     private static let subscriptPrefix: StaticString = "subscript("
 
+    /// Whether the helper sits in a property's getter (its `#function` is the property's name,
+    /// with no parameter list), which is that registration alone; in a function or a closure
+    /// of one, any number of keys may call it (an app's own `func cachedLeaf(_:)`).
+    var isInPropertyGetter: Bool {
+        guard function.hasPointerRepresentation else { return false }
+        return memchr(function.utf8Start, 0x28, function.utf8CodeUnitCount) == nil  // "("
+    }
+
     /// The registration's name as written, for diagnostics: `myService`, `subscript(account:)`.
     var name: String { "\(function)" }
 }
