@@ -8,6 +8,10 @@ extension Injections {
 
         /// Overrides, in this layer, every key whose type is the factory's return type.
         ///
+        /// A key's own override beats one for its type wherever each was registered; among
+        /// overrides of one kind, the innermost layer's wins, and the global registry's comes
+        /// last.
+        ///
         /// - Parameter factory: Builds the replacement.
         public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
             registry.register(
@@ -31,6 +35,10 @@ extension Injections {
         }
 
         /// Overrides one key in this layer.
+        ///
+        /// A key's own override beats one for its type wherever each was registered; among
+        /// overrides of one kind, the innermost layer's wins, and the global registry's comes
+        /// last.
         ///
         /// - Parameters:
         ///   - keyPath: The key to override.
@@ -62,7 +70,11 @@ extension Injections {
     /// Inside `operation`, ``Injections/container``'s `register`, `reset` and `push`/`pop`
     /// change this layer, and `Injections.Scope` resets reset this layer's caches, so tests that
     /// run in their own layers never see each other's overrides, and can run in parallel.
-    /// Layers nest: an inner one's overrides are checked first.
+    ///
+    /// Layers nest, over the global registry. Every form resolves in the same order: an
+    /// override for the key, then one for its type, then the key's own registration with its
+    /// scope. A key's own override beats one for its type wherever each was registered; among
+    /// overrides of one kind, the innermost layer's wins, and the global registry's comes last.
     ///
     /// `@LazyInjectable` and `@WeakLazyInjectable` made inside remember the layer, and resolve
     /// in it when first read, even after `operation` has returned.

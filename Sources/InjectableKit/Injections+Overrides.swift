@@ -8,10 +8,13 @@ extension Injections {
     /// Injections.container.register { MockService() as any MyServiceType }
     /// ```
     ///
-    /// The override wins over each matching key's own registration (an override for the key
-    /// itself, registered here or in any enclosing layer, wins over it). The type must match
-    /// exactly: an override for `any MyServiceType` does not serve a key of type
-    /// `(any MyServiceType)?`. Registering drops what scopes cached for that type, and what
+    /// Every form resolves in the same order: an override for the key, then one for its type,
+    /// then the key's own registration with its scope. A key's own override beats one for its
+    /// type wherever each was registered; among overrides of one kind, the innermost layer's
+    /// wins, and the global registry's comes last.
+    ///
+    /// The type must match exactly: an override for `any MyServiceType` does not serve a key of
+    /// type `(any MyServiceType)?`. Registering drops what scopes cached for that type, and what
     /// they cached from it, so the next resolution uses the new factory.
     ///
     /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
@@ -53,6 +56,11 @@ extension Injections {
     /// Injections.container.register(\.user) { UserProvider(user: user) }
     /// Injections.container.reset(\.user)
     /// ```
+    ///
+    /// Every form resolves in the same order: an override for the key, then one for its type,
+    /// then the key's own registration with its scope. A key's own override beats one for its
+    /// type wherever each was registered; among overrides of one kind, the innermost layer's
+    /// wins, and the global registry's comes last.
     ///
     /// Registering drops what scopes cached for the key, and what they cached from it (a cached
     /// parent built with it), so the next resolution uses the new

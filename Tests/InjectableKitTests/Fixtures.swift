@@ -1,6 +1,15 @@
+import Foundation
 import InjectableKit
 import Observation
 import Synchronization
+
+/// The size of a long test (stress, model, memory bounds): `quick` by default, so that
+/// `swift test` takes seconds, `full` with `INJECTABLEKIT_STRESS=full` (as some of CI's steps
+/// run them: see .ci/run). A quick size must still let the test fail: enough threads and
+/// rounds for the races it looks for to happen.
+func stressSize(quick: Int, full: Int) -> Int {
+    ProcessInfo.processInfo.environment["INJECTABLEKIT_STRESS"] == "full" ? full : quick
+}
 
 /// Counts constructions, so tests can tell "built once" from "built twice".
 final class Counter: Sendable {

@@ -15,8 +15,9 @@ extension GlobalContainerTests {
             let entriesBefore = Injections.Scope.boundScope.storage.entryCount
             let edgesBefore = DependencyIndex.shared.edgeCount
             var edgesAfterRound: [Int] = []
+            let ids = stressSize(quick: 5_000, full: 20_000)
             for round in 1...3 {
-                for id in 0..<20_000 {
+                for id in 0..<ids {
                     _ = Injections.container.resolve(\.[boundCached: id])
                 }
                 Injections.Scope.boundScope.reset()
@@ -25,8 +26,8 @@ extension GlobalContainerTests {
                     "round \(round)")
                 edgesAfterRound.append(DependencyIndex.shared.edgeCount)
             }
-            // Suites running in parallel record edges of their own: a margin for them, far
-            // below the 20,000 a round would leave behind.
+            // Suites running in parallel record edges of their own: a margin for them, well
+            // below the `ids` (5,000 or more) a round would leave behind.
             #expect(edgesAfterRound[2] <= edgesAfterRound[0] + 2_000)
             for (round, edges) in zip(1..., edgesAfterRound) {
                 #expect(edges <= edgesBefore + 2_000, "round \(round)")

@@ -26,9 +26,10 @@ extension Injections {
     var rankedCachedObject: any Ranked { cached(RankedObject()) }
 }
 
-/// Which override serves a key when several layers have one: the key's own override wins over
-/// one for its type wherever each was registered, and among overrides of one kind the innermost
-/// layer's wins. These tests run in layers of their own, so they run in parallel with the rest.
+/// Which override serves a key when several layers have one. A key's own override beats one for
+/// its type wherever each was registered; among overrides of one kind, the innermost layer's
+/// wins, and the global registry's comes last. These tests run in layers of their own, so they
+/// run in parallel with the rest.
 struct OverridePrecedenceTests {
     @Test func anOuterLayersKeyOverrideWinsOverAnInnerLayersTypeOverride() {
         Injections.withOverrides {
@@ -111,34 +112,53 @@ struct OverridePrecedenceTests {
 }
 
 extension GlobalContainerTests {
-    /// The global registry takes part in the rule as the outermost layer.
+    /// The global registry takes part in the rule as the outermost layer. These tests override
+    /// the `any Greeting` keys globally, not the `Ranked` ones: the parallel tests above resolve
+    /// those with no key override of their own, and would see a global one.
     @Suite struct GlobalOverridePrecedenceTests {
         @Test func aGlobalKeyOverrideWinsOverALayersTypeOverride() {
-            defer { Injections.container.reset(\.rankedPlain) }
-            Injections.container.register(\.rankedPlain) { RankedValue(origin: "global key") }
+            defer { Injections.container.reset(\.firstGreeting) }
+            Injections.container.register(\.firstGreeting) { MockGreeting("global key") }
             Injections.withOverrides {
-                $0.register { RankedValue(origin: "layer type") as any Ranked }
+                $0.register { MockGreeting("layer type") as any Greeting }
             } operation: {
-                #expect(Injections.container.resolve(\.rankedPlain).origin == "global key")
-                #expect(Injections.container.resolve(\.rankedOther).origin == "layer type")
+                #expect(Injections.container.resolve(\.firstGreeting).text == "global key")
+                #expect(Injections.container.resolve(\.secondGreeting).text == "layer type")
             }
         }
 
         @Test func aGlobalKeyOverrideReplacesWhatALayerBuiltFromItsTypeOverride() throws {
-            defer { Injections.container.reset(\.rankedPlain) }
+            defer { Injections.container.reset(\.greeting) }
             let layer = try #require(
                 Injections.withOverrides {
-                    $0.register { RankedValue(origin: "layer type") as any Ranked }
+                    $0.register { MockGreeting("layer type") as any Greeting }
                 } operation: {
                     Injections.currentOverrides
                 })
-            let holder = Injections.withOverrides(layer) {
-                Injections.container.resolve(\.rankedHolder)
+            let consumer = Injections.withOverrides(layer) {
+                Injections.container.resolve(\.cachedConsumer)
             }
-            #expect(holder.ranked.origin == "layer type")
-            Injections.container.register(\.rankedPlain) { RankedValue(origin: "global key") }
+            #expect(consumer.greeting.text == "layer type")
+            Injections.container.register(\.greeting) { MockGreeting("global key") }
             Injections.withOverrides(layer) {
-                #expect(Injections.container.resolve(\.rankedHolder).ranked.origin == "global key")
+                #expect(
+                    Injections.container.resolve(\.cachedConsumer).greeting.text == "global key")
+            }
+        }
+
+        @Test func aLayersOverrideWinsOverAGlobalOverrideOfTheSameKind() {
+            defer {
+                Injections.container.reset(\.firstGreeting)
+                Injections.container.reset((any Greeting).self)
+            }
+            Injections.container.register(\.firstGreeting) { MockGreeting("global key") }
+            Injections.container.register { MockGreeting("global type") as any Greeting }
+            Injections.withOverrides {
+                $0.register(\.firstGreeting) { MockGreeting("layer key") }
+                $0.register { MockGreeting("layer type") as any Greeting }
+            } operation: {
+                #expect(Injections.container.resolve(\.firstGreeting).text == "layer key")
+                #expect(Injections.container.resolve(\.secondGreeting).text == "layer type")
             }
         }
     }

@@ -5,7 +5,9 @@ import Testing
 
 // Bounded stress: many threads resolve every scope while others register, reset, push, pop
 // and reset scopes. Each case stops by itself within seconds and fails (not hangs) if it
-// stalls. CI runs this suite in debug and release builds, and under ThreadSanitizer.
+// stalls. CI runs this suite in debug and release builds, and under both sanitizers. The
+// rounds are `stressSize(quick:full:)`: by default a tenth of the full size, with as many
+// threads.
 
 final class StressValue: Sendable {
     let label: String
@@ -68,10 +70,11 @@ extension GlobalContainerTests {
 
         @Test func resolvingEveryScopeWhileOthersChangeTheContainerStaysConsistent() {
             let wrong = Guarded<[String]>([])
+            let rounds = stressSize(quick: 2_000, full: 20_000)
             let finished = runOnThreads(8, timeout: 60) { thread in
                 var generator = SplitMix64(state: UInt64(thread) &+ 0x5EED)
                 let container = Injections.container
-                for round in 0..<20_000 {
+                for round in 0..<rounds {
                     let (name, keyPath) = Self.key(Int(generator.next() % 6))
                     switch thread {
                     case 0:
@@ -110,9 +113,10 @@ extension GlobalContainerTests {
 
         @Test func pushAndPopOnManyThreadsLeaveTheRegistryAsTheyFoundIt() {
             Injections.container.reset()
+            let rounds = stressSize(quick: 500, full: 5_000)
             let finished = runOnThreads(6, timeout: 60) { thread in
                 let container = Injections.container
-                for _ in 0..<5_000 {
+                for _ in 0..<rounds {
                     container.push()
                     container.register(\.stressUnique) { StressValue("mock stressUnique") }
                     _ = container.resolve(\.stressUnique)
