@@ -64,7 +64,8 @@ extension Injections {
     /// Layers nest: an inner one's overrides are checked first.
     ///
     /// `@LazyInjectable` and `@WeakLazyInjectable` made inside remember the layer, and resolve
-    /// in it when first read, even after `operation` has returned.
+    /// in it when first read, even after `operation` has returned; an ``AsyncInjection`` made
+    /// inside builds in it likewise.
     ///
     /// > Important: Task-local values reach child tasks (`async let`, task groups, `Task { }`)
     /// > but not detached tasks (`Task.detached`) or callbacks run later on other threads (a
