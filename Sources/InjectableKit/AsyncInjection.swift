@@ -101,6 +101,10 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         case .building(let running, let build, _):
             (task, construction) = (running, build)
         case .idle(let ticket):
+            if ticket != nil, Injections.container.isSealed {
+                lock.unlock()
+                refuseSealed()
+            }
             construction = AsyncBuild(name: name, parent: AsyncBuild.current)
             task = start(construction, in: ticket)
             state = .building(task, construction, ticket)
@@ -119,6 +123,15 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
             // The task runs only `build`, which throws `Failure`.
             throw error as! Failure
         }
+    }
+
+    /// Stops the process: a construction would run in a layer made before `seal()`, and so
+    /// could build from its overrides. Refused, as a lazy wrapper's first read there is.
+    private func refuseSealed() -> Never {
+        // Module-qualified: inside this type, `Failure` is the error type.
+        InjectableKit.Failure.sealed(
+            "value() of \\.\(name), an AsyncInjection made in a layer before seal() and not "
+                + "yet built,")
     }
 
     private func start(_ construction: AsyncBuild, in ticket: LayerTicket?) -> Construction {
