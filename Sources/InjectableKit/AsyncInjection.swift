@@ -40,9 +40,11 @@
 /// other tasks may share.
 ///
 /// Constructions that await each other in a circle (the builder of `a` awaits `b`, whose builder
-/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever;
-/// so do constructions nested hundreds deep, a cycle through registrations without a scope
-/// (each resolution a new wrapper). A task the builder starts with `Task { }` and does not
+/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever.
+/// Registrations without a scope make a new wrapper on each resolution, so a cycle through them
+/// is caught by its depth instead: 256 nested constructions of such wrappers. Constructions of
+/// wrappers a scope made (`cached(AsyncInjection { … })`) may nest 10,000 deep, as a chain of
+/// keys with arguments does. A task the builder starts with `Task { }` and does not
 /// await counts as the builder while the construction runs, so if it awaits a construction that
 /// awaits this one, that is reported as a cycle although the builder would have finished: start
 /// such a task with `Task.detached`.
@@ -64,6 +66,8 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     }
 
     private let name: String
+    /// Whether a scope made this wrapper (see `AsyncBuild.unscopedDepth`).
+    private let scoped: Bool
     private let build: @Sendable () async throws(Failure) -> Value
     private let lock = Lock()
     private var state: State
@@ -80,6 +84,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         _ build: @escaping @Sendable () async throws(Failure) -> Value
     ) {
         self.name = "\(caller)"
+        self.scoped = !ThreadState.current.buildStack.isEmpty
         self.state = .idle(LayerTicket.current)
         self.build = build
     }
@@ -105,7 +110,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
                 lock.unlock()
                 refuseSealed()
             }
-            construction = AsyncBuild(name: name, parent: AsyncBuild.current)
+            construction = AsyncBuild(name: name, parent: AsyncBuild.current, scoped: scoped)
             task = start(construction, in: ticket)
             state = .building(task, construction, ticket)
         }
