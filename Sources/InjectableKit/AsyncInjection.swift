@@ -33,13 +33,18 @@
 /// next call tries again.
 ///
 /// The construction runs in a task of its own, with the overrides that were in effect when the
-/// wrapper was made (its `Injections.withOverrides` layer, if any). Cancelling a task that
-/// awaits ``value()`` does not cancel the construction, which other tasks may share.
+/// wrapper was made (its `Injections.withOverrides` layer, if any). The wrapper does not keep
+/// that layer alive: if nothing else holds it by the first ``value()``, the construction runs
+/// in a layer with the same overrides, whose scope caches are new, as a lazy wrapper's first
+/// read does. Cancelling a task that awaits ``value()`` does not cancel the construction, which
+/// other tasks may share.
 ///
 /// Constructions that await each other in a circle (the builder of `a` awaits `b`, whose builder
-/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever;
-/// so do constructions nested hundreds deep, a cycle through registrations without a scope
-/// (each resolution a new wrapper). A task the builder starts with `Task { }` and does not
+/// awaits `a`) stop the process with a message that names the chain, instead of waiting forever.
+/// Registrations without a scope make a new wrapper on each resolution, so a cycle through them
+/// is caught by its depth instead: 256 nested constructions of such wrappers. Constructions of
+/// wrappers a scope made (`cached(AsyncInjection { … })`) may nest 10,000 deep, as a chain of
+/// keys with arguments does. A task the builder starts with `Task { }` and does not
 /// await counts as the builder while the construction runs, so if it awaits a construction that
 /// awaits this one, that is reported as a cycle although the builder would have finished: start
 /// such a task with `Task.detached`.
@@ -51,16 +56,18 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     // @unchecked: `state` is guarded by `lock`; everything else is immutable and Sendable.
     private typealias Construction = Task<Value, any Error>
 
-    /// Until the instance is built, the state keeps the layer the wrapper was made in. (A scope
-    /// in that layer may hold this wrapper: keeping the layer after that would keep both alive
-    /// for good.)
+    /// Until the instance is built, the state keeps the ticket of the layer the wrapper was
+    /// made in, never the layer: a scope in that layer may hold this wrapper, and the layer
+    /// would then keep both alive for good (see `LayerTicket`).
     private enum State {
-        case idle(Injections.LocalOverrides?)
-        case building(Construction, AsyncBuild, Injections.LocalOverrides?)
+        case idle(LayerTicket?)
+        case building(Construction, AsyncBuild, LayerTicket?)
         case built(Value)
     }
 
     private let name: String
+    /// Whether a scope made this wrapper (see `AsyncBuild.unscopedDepth`).
+    private let scoped: Bool
     private let build: @Sendable () async throws(Failure) -> Value
     private let lock = Lock()
     private var state: State
@@ -77,7 +84,8 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         _ build: @escaping @Sendable () async throws(Failure) -> Value
     ) {
         self.name = "\(caller)"
-        self.state = .idle(Injections.currentOverrides)
+        self.scoped = !ThreadState.current.buildStack.isEmpty
+        self.state = .idle(LayerTicket.current)
         self.build = build
     }
 
@@ -97,10 +105,14 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
             return value
         case .building(let running, let build, _):
             (task, construction) = (running, build)
-        case .idle(let layer):
-            construction = AsyncBuild(name: name, parent: AsyncBuild.current)
-            task = start(construction, in: layer)
-            state = .building(task, construction, layer)
+        case .idle(let ticket):
+            if ticket != nil, Injections.container.isSealed {
+                lock.unlock()
+                refuseSealed()
+            }
+            construction = AsyncBuild(name: name, parent: AsyncBuild.current, scoped: scoped)
+            task = start(construction, in: ticket)
+            state = .building(task, construction, ticket)
         }
         lock.unlock()
 
@@ -118,26 +130,39 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         }
     }
 
-    private func start(_ construction: AsyncBuild, in layer: Injections.LocalOverrides?)
-        -> Construction
-    {
+    /// Stops the process: a construction would run in a layer made before `seal()`, and so
+    /// could build from its overrides. Refused, as a lazy wrapper's first read there is.
+    private func refuseSealed() -> Never {
+        // Module-qualified: inside this type, `Failure` is the error type.
+        InjectableKit.Failure.sealed(
+            "value() of \\.\(name), an AsyncInjection made in a layer before seal() and not "
+                + "yet built,")
+    }
+
+    private func start(_ construction: AsyncBuild, in ticket: LayerTicket?) -> Construction {
         // Detached, so that the construction sees the overrides of the layer where this
-        // wrapper was made rather than those of whichever task asks first.
+        // wrapper was made rather than those of whichever task asks first. Once that layer is
+        // gone, the ticket's layer with the same overrides stands in for it.
         Task.detached(priority: Task.currentPriority) { [build] in
             defer { construction.finish() }
             return try await AsyncBuild.$current.withValue(construction) {
-                try await Injections.withOverrides(layer) { try await build() }
+                guard let ticket else { return try await build() }
+                return try await Layers.with(ticket.layer) { try await build() }
             }
         }
     }
 
     private func finish(_ task: Construction, with value: Value?) {
-        lock.withLock {
-            guard case .building(let running, _, let layer) = state, running == task else {
-                return
+        let replaced: State? = lock.withLock {
+            guard case .building(let running, _, let ticket) = state, running == task else {
+                return nil
             }
+            let replaced = state
             // A failed construction is tried again, in the same layer, on the next call.
-            state = value.map(State.built) ?? .idle(layer)
+            state = value.map(State.built) ?? .idle(ticket)
+            return replaced
         }
+        // The ticket, and a layer it made, released after the lock: a layer's caches go with it.
+        withExtendedLifetime(replaced) {}
     }
 }

@@ -77,7 +77,8 @@ extension Injections {
     /// overrides of one kind, the innermost layer's wins, and the global registry's comes last.
     ///
     /// `@LazyInjectable` and `@WeakLazyInjectable` made inside remember the layer, and resolve
-    /// in it when first read, even after `operation` has returned.
+    /// in it when first read, even after `operation` has returned; an ``AsyncInjection`` made
+    /// inside builds in it likewise.
     ///
     /// > Important: Task-local values reach child tasks (`async let`, task groups, `Task { }`)
     /// > but not detached tasks (`Task.detached`) or callbacks run later on other threads (a

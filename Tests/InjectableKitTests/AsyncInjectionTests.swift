@@ -1,5 +1,6 @@
-import InjectableKit
 import Testing
+
+@testable import InjectableKit
 
 struct ConnectionError: Error, Equatable {}
 
@@ -31,6 +32,13 @@ extension Injections {
             Connection(number: builds.increment(), host: resolve(\.asyncHost))
         }
     }
+    /// Made in a test's layer and cached there: the layer's cache holds the wrapper.
+    var layerConnection: AsyncInjection<Connection, Never> {
+        cached(
+            AsyncInjection {
+                Connection(number: 0, host: Injections.container.resolve(\.asyncHost))
+            })
+    }
     /// Fails on its first construction only.
     var flakyConnection: AsyncInjection<Connection, ConnectionError> {
         cached(
@@ -46,6 +54,17 @@ extension Injections {
 /// Each test runs in its own `withOverrides` layer, and so has its own scope caches: these run
 /// in parallel with each other and with every other suite.
 @Suite struct AsyncInjectionTests {
+    /// Whether `condition` holds within a second. Another test's override change holds every
+    /// live layer for a moment (to find what it reaches), so a layer may outlive its operation
+    /// briefly; a leak never ends.
+    private static func becomesTrue(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return false
+    }
+
     @Test func aScopedAsyncKeyBuildsOnceUnderConcurrentFirstAccess() async throws {
         try await inOwnLayer {
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -136,5 +155,32 @@ extension Injections {
             let direct = try await Injections.container.resolve(\.cachedConnection).value()
             #expect(try await owner.connection.value() === direct)
         }
+    }
+
+    @Test func aCachedInjectionNeverAwaitedDoesNotKeepItsLayerAlive() async {
+        var layers: [() -> OverrideRegistry?] = []
+        for index in 0..<100 {
+            Injections.withOverrides {
+                $0.register(\.asyncHost) { "layer \(index)" }
+            } operation: {
+                let layer = Injections.currentOverrides?.registry
+                layers.append { [weak layer] in layer }
+                _ = Injections.container.resolve(\.layerConnection)
+            }
+        }
+        #expect(await Self.becomesTrue { layers.allSatisfy { $0() == nil } })
+    }
+
+    @Test func anInjectionAwaitedAfterItsLayerIsGoneBuildsWithThatLayersOverrides() async {
+        weak var layer: OverrideRegistry?
+        let injection = Injections.withOverrides {
+            $0.register(\.asyncHost) { "gone.example" }
+        } operation: {
+            layer = Injections.currentOverrides?.registry
+            return Injections.container.resolve(\.layerConnection)
+        }
+        #expect(await Self.becomesTrue { layer == nil })
+        let host = await injection.value().host
+        #expect(host == "gone.example")
     }
 }

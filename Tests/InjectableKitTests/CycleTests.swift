@@ -42,6 +42,21 @@ extension Injections {
         AsyncInjection { await Node(id: 2, child: resolve(\.unscopedAsyncA).value()) }
     }
 
+    /// A chain of distinct cached constructions, each awaiting the one below it.
+    subscript(asyncChain depth: Int) -> AsyncInjection<Int, Never> {
+        cached(
+            AsyncInjection { depth == 0 ? 0 : await resolve(\.[asyncChain: depth - 1]).value() + 1 }
+        )
+    }
+    /// Distinct cached constructions in a circle of 300.
+    subscript(asyncLoop index: Int) -> AsyncInjection<Int, Never> {
+        cached(AsyncInjection { await resolve(\.[asyncLoop: (index + 1) % 300]).value() })
+    }
+    /// Distinct cached constructions without end.
+    subscript(endlessAsync depth: Int) -> AsyncInjection<Int, Never> {
+        cached(AsyncInjection { await resolve(\.[endlessAsync: depth + 1]).value() })
+    }
+
     subscript(sameAgain id: Int) -> Node { Node(id: id, child: resolve(\.[sameAgain: id])) }
     subscript(deeper id: Int) -> Node { Node(id: id, child: resolve(\.[deeper: id + 1])) }
 
@@ -149,5 +164,32 @@ extension Injections {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("asynchronous constructions nested 257 deep"))
         #expect(message.contains(#"\.unscopedAsyncA -> \.unscopedAsyncB -> \.unscopedAsyncA"#))
+    }
+
+    @Test func deeplyNestedAsyncConstructionsOfScopedKeysAreNotTakenForACycle() async {
+        await #expect(processExitsWith: .success) {
+            let depth = await Injections.container.resolve(\.[asyncChain: 300]).value()
+            precondition(depth == 300)
+        }
+    }
+
+    @Test func aCycleOfHundredsOfScopedAsyncKeysIsReportedAsACycle() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            _ = await Injections.container.resolve(\.[asyncLoop: 0]).value()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("between asynchronous constructions"))
+        #expect(message.contains(#"\.subscript(asyncLoop:) -> \.subscript(asyncLoop:)"#))
+    }
+
+    @Test func unboundedAsyncRecursionThroughScopedKeysStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            _ = await Injections.container.resolve(\.[endlessAsync: 0]).value()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("asynchronous constructions nested 10001 deep: an unbounded"))
+        #expect(!message.contains("cycle?"))
     }
 }

@@ -109,6 +109,41 @@ import Testing
         #expect(message.contains("lazy wrapper"))
     }
 
+    @Test func anAsyncInjectionMadeInALayerBeforeSealingIsRefusedItsConstructionAfterIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            let injection = Injections.withOverrides {
+                $0.register(\.asyncHost) { "mock.example" }
+            } operation: {
+                Injections.container.resolve(\.uniqueConnection)
+            }
+            Injections.container.seal()
+            print(await injection.value().host)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+        #expect(
+            message.contains("value() of \\.uniqueConnection, an AsyncInjection made in a layer"))
+        #expect(!message.contains("captured overrides"))  // a call the test never made
+    }
+
+    @Test func aSealedContainerStillServesAsyncInjections() async {
+        await #expect(processExitsWith: .success) {
+            let injection = Injections.withOverrides {
+                $0.register(\.asyncHost) { "mock.example" }
+            } operation: {
+                Injections.container.resolve(\.uniqueConnection)
+            }
+            _ = await injection.value()
+            Injections.container.seal()
+            // Built before the seal, and made outside any layer.
+            let built = await injection.value()
+            precondition(built.host == "mock.example")
+            let live = await Injections.container.resolve(\.uniqueConnection).value()
+            precondition(live.host == "live.example")
+        }
+    }
+
     @Test func aSealedContainerStillResolvesAndResetsScopes() async {
         await #expect(processExitsWith: .success) {
             Injections.container.register(\.firstGreeting) { MockGreeting("before the seal") }

@@ -68,17 +68,37 @@ enum Failure {
             cycle: names)
     }
 
-    /// Asynchronous constructions nested so deep that they can only be an unbounded recursion.
+    /// Constructions of wrappers no scope made, nested so deep that they can only be an
+    /// unbounded recursion: a cycle through registrations without a scope.
     static func asyncTooDeep(_ build: AsyncBuild) -> Never {
+        let unscoped =
+            build.unscopedDepth == build.depth
+            ? "" : " (\(build.unscopedDepth) of them of registrations without a scope)"
+        stop(
+            "InjectableKit: asynchronous constructions nested \(build.depth) deep\(unscoped); a "
+                + "dependency cycle? Innermost: \(chain(innermost(build))). \(advice)")
+    }
+
+    /// Constructions nested deeper than `AsyncBuild.depthLimit`, most of them of wrappers a
+    /// scope made, whose cycles the wait graph reports: ever new keys, without end.
+    static func asyncRecursion(_ build: AsyncBuild) -> Never {
+        stop(
+            "InjectableKit: asynchronous constructions nested \(build.depth) deep: an unbounded "
+                + "recursion through ever new keys, such as a key with an argument whose "
+                + "construction awaits the next argument's? (A cycle is reported as one, or, "
+                + "through registrations without a scope, \(AsyncBuild.unscopedDepthLimit) "
+                + "deep.) Innermost: \(chain(innermost(build))).")
+    }
+
+    /// The names of the 12 innermost constructions down to `build`, outermost first.
+    private static func innermost(_ build: AsyncBuild) -> [String] {
         var names: [String] = []
         var next: AsyncBuild? = build
         while let current = next, names.count < 12 {
             names.insert("\\.\(current.name)", at: 0)
             next = current.parent
         }
-        stop(
-            "InjectableKit: asynchronous constructions nested \(build.depth) deep; a dependency "
-                + "cycle? Innermost: \(chain(names)). \(advice)")
+        return names
     }
 
     /// A getter called a second scope helper after its first had returned: the key would be

@@ -5,24 +5,41 @@ final class AsyncBuild: Sendable {
     let name: String
     /// Orders constructions by when they started, so that a cycle is reported from the first.
     let serial: Int
-    /// The construction that awaited this one first, if any, and how deep that nests.
+    /// The construction that awaited this one first, if any.
     let parent: AsyncBuild?
+    /// How deep this construction nests (1: awaited by no construction), and how many of those
+    /// nested constructions, this one included, are of wrappers no scope made.
     let depth: Int
+    let unscopedDepth: Int
     /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
     /// carry it as their `current`, but can no longer hold it up.
     private let isFinished = Atomic(false)
 
     private static let started = Atomic(0)
-    /// Constructions nested deeper than this can only be an unbounded recursion: a cycle
-    /// through registrations that build a new wrapper on each resolution.
-    static let depthLimit = 256
+    /// Constructions of wrappers no scope made, nested deeper than this, can only be an
+    /// unbounded recursion: a cycle through registrations that make a new wrapper on each
+    /// resolution. A cycle through a wrapper a scope made meets that wrapper again, and
+    /// `AsyncBuildGraph` reports it, so these constructions are not counted.
+    static let unscopedDepthLimit = 256
+    /// Constructions of any kind nested deeper than this: an unbounded recursion through ever
+    /// new keys, which no cycle check catches (a key with an argument whose construction awaits
+    /// the next argument's). Each level holds a suspended task, not a thread's stack.
+    static let depthLimit = 10_000
 
-    init(name: String, parent: AsyncBuild?) {
+    /// - Parameters:
+    ///   - name: The registration, for messages.
+    ///   - parent: The construction whose task awaits this one first, if any.
+    ///   - scoped: Whether a scope made the wrapper (it was made while a scope built its
+    ///     instance), so that resolving its key again while it builds returns it again.
+    init(name: String, parent: AsyncBuild?, scoped: Bool) {
         self.name = name
         self.parent = parent
         self.depth = (parent?.depth ?? 0) + 1
+        self.unscopedDepth = (parent?.unscopedDepth ?? 0) + (scoped ? 0 : 1)
         self.serial = Self.started.add(1, ordering: .relaxed).newValue
-        if depth > Self.depthLimit { Failure.asyncTooDeep(self) }
+        assert(unscopedDepth <= depth, "InjectableKit: more unscoped constructions than nested")
+        if unscopedDepth > Self.unscopedDepthLimit { Failure.asyncTooDeep(self) }
+        if depth > Self.depthLimit { Failure.asyncRecursion(self) }
     }
 
     var finished: Bool { isFinished.load(ordering: .acquiring) }
