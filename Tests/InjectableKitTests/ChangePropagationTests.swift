@@ -77,7 +77,7 @@ extension GlobalContainerTests {
         @Test func aCachedGrandparentIsRebuiltFromTheStateEachChangeLeaves() {
             let container = Injections.container
             defer { container.reset(\.levelLeaf) }
-            for id in 0..<1_000 { _ = container.resolve(\.[levelSibling: id]) }
+            for id in 0..<stressSize(quick: 200, full: 1_000) { _ = container.resolve(\.[levelSibling: id]) }
             let stop = Atomic<Bool>(false)
             let readers = (0..<3).map { _ in
                 Background {
@@ -85,7 +85,7 @@ extension GlobalContainerTests {
                 }
             }
             var stale: [String] = []
-            for round in 1...300 {
+            for round in 1...stressSize(quick: 60, full: 300) {
                 let expected: String
                 if round % 2 == 0 {
                     container.reset(\.levelLeaf)
@@ -152,7 +152,7 @@ extension GlobalContainerTests {
                     }
                 }
             }
-            for _ in 0..<500 {
+            for _ in 0..<stressSize(quick: 150, full: 2_000) {
                 container.register(\.atomicLookup) { LevelLeaf("key") }  // key and type
                 container.reset(LevelLeaf.self)  // key
                 container.register { LevelLeaf("type") }  // key and type
