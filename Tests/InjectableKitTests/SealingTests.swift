@@ -1,3 +1,4 @@
+import Foundation
 import InjectableKit
 import Testing
 
@@ -144,6 +145,38 @@ import Testing
         }
     }
 
+    @Test func noChangeLandsAfterSealReturns() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            // One register holds the registry's lock (hashing its key's argument) while a
+            // second one, begun before the seal, waits for it, and seal() is called.
+            let holding = Thread { Injections.container.register(\.[sealBlocking: .holding]) { 0 } }
+            holding.start()
+            SealRace.entered.wait()
+            Thread { Injections.container.register(\.sealRaced) { "mock" } }.start()
+            usleep(200_000)  // the second register waits for the lock
+            let sealed = DispatchSemaphore(value: 0)
+            Thread {
+                Injections.container.seal()
+                sealed.signal()
+            }.start()
+            usleep(200_000)
+            // Still holding the lock: seal() may not have returned, or the second register
+            // must be refused once it gets the lock.
+            let sealReturnedFirst = sealed.wait(timeout: .now()) == .success
+            SealRace.release.signal()
+            if !sealReturnedFirst { sealed.wait() }
+            usleep(200_000)  // the second register, if it was let through
+            if sealReturnedFirst && Injections.container.resolve(\.sealRaced) == "mock" {
+                exit(0)  // a change landed after seal() had returned
+            }
+            // Either the second register landed before the seal, or it stopped the process.
+            Injections.container.register(\.sealRaced) { "again" }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("is sealed"))
+    }
+
     @Test func aSealedContainerStillResolvesAndResetsScopes() async {
         await #expect(processExitsWith: .success) {
             Injections.container.register(\.firstGreeting) { MockGreeting("before the seal") }
@@ -154,4 +187,29 @@ import Testing
             precondition(Injections.container.resolve(\.secondGreeting).text == "live")
         }
     }
+}
+
+/// Holds the registry's lock while its key is hashed, once, until released.
+private enum SealRace {
+    static let entered = DispatchSemaphore(value: 0)
+    static let release = DispatchSemaphore(value: 0)
+    static let held = Counter()
+}
+
+private struct SealBlocking: Hashable, Sendable {
+    static let holding = SealBlocking(id: 1)
+    let id: Int
+
+    func hash(into hasher: inout Hasher) {
+        if id == 1 && SealRace.held.increment() == 1 {
+            SealRace.entered.signal()
+            SealRace.release.wait()
+        }
+        hasher.combine(id)
+    }
+}
+
+extension Injections {
+    fileprivate subscript(sealBlocking argument: SealBlocking) -> Int { argument.id }
+    fileprivate var sealRaced: String { "live" }
 }
