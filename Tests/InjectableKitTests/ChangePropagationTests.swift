@@ -77,7 +77,9 @@ extension GlobalContainerTests {
         @Test func aCachedGrandparentIsRebuiltFromTheStateEachChangeLeaves() {
             let container = Injections.container
             defer { container.reset(\.levelLeaf) }
-            for id in 0..<stressSize(quick: 200, full: 1_000) { _ = container.resolve(\.[levelSibling: id]) }
+            for id in 0..<stressSize(quick: 200, full: 1_000) {
+                _ = container.resolve(\.[levelSibling: id])
+            }
             let stop = Atomic<Bool>(false)
             let readers = (0..<3).map { _ in
                 Background {
