@@ -1,0 +1,159 @@
+/// The framed path: a resolution the memo cannot serve, checked against the overrides, run in a
+/// frame, and remembered for the next one.
+extension Resolver {
+    /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
+    /// remembering what it learned), a resolution in a task-local layer or while observed, an
+    /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
+    /// an entry, and a plain getter nested too deep to go without a frame. Out of line, so that
+    /// a plain getter's path stays short.
+    @inline(never)
+    static func resolveInFrame<Value>(
+        _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
+        caller: StaticString?, apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        var lookup = lookup
+        if case .override(let box) = lookup {
+            // Registered for this key or its type: an `Override<Value>` (see
+            // `OverrideRegistry.override(for:servedBy:byKey:)`).
+            if let override = box._withUnsafeGuaranteedRef(\.current) {
+                return resolve(
+                    keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
+                    in: nil, token: token, caller: caller)
+            }
+            lookup = .unknown  // a change emptied the box: look again
+        }
+        // Overrides are checked unless the memo said none applies.
+        let registry: OverrideRegistry? =
+            switch lookup {
+            case .layered: Layers.current
+            case .unknown, .observed: OverrideRegistry.shared
+            case .entry, .plainGetter, .getter, .override: nil
+            }
+        if let registry {
+            AutoRegistration.ensure()
+            if let override = overrideRecordingDependency(keyPath, in: registry) {
+                // A global override is remembered, so that the key's call sites find it
+                // without the registry's lock or a hash of the keypath.
+                if case .unknown = lookup, override.servedBy === OverrideRegistry.shared {
+                    MemoTable.shared.remember(
+                        keyPath, .override(override.override), generation: generation)
+                }
+                return resolve(
+                    keyPath, with: override.override, in: registry.isLayer ? registry : nil,
+                    token: token, caller: caller)
+            }
+        }
+        let thread = ThreadState.current
+        let frameToken = enter(
+            keyPath, of: Value.self, in: registry?.isLayer == true ? registry : nil, token: token,
+            caller: caller, on: thread)
+        let value = apply(frameToken)
+        let frame = exit(on: thread)
+        // Learned where a key resolves in a frame only now and then (a first resolution, or in
+        // a layer), not on the paths that take a frame every time.
+        switch lookup {
+        case .unknown, .layered, .observed:
+            if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
+        case .entry, .plainGetter, .getter, .override:
+            break
+        }
+        if case .layered = lookup, let verification = thread.verification {
+            verification.built(frame, holdsObject: classInstance(value) != nil)
+        }
+        if case .unknown = lookup {
+            remember(keyPath, value: value, frame: frame, generation: generation)
+        }
+        return value
+    }
+
+    /// The override for `keyPath` in `registry` and those beneath it, if any, having recorded
+    /// the key as a dependency of what is being built from it: of the build in progress, and,
+    /// when the enclosing resolution's getter runs outside its helpers, of that resolution's
+    /// helper entry, once it builds (`Frame.pendingKeys`).
+    ///
+    /// A build records what it asks for, in every registry it consults, before looking it up: a
+    /// change the lookup misses then finds the edge, and has the build run again (see
+    /// `DependencyIndex`). Registries beneath the one whose override served the key cannot change
+    /// this resolution with an override of the same kind, and a key's own override hides every
+    /// override for its type: those edges are taken back.
+    private static func overrideRecordingDependency<Value>(
+        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry
+    ) -> (override: Override<Value>, servedBy: OverrideRegistry)? {
+        let type = ObjectIdentifier(Value.self)
+        let thread = MemoTable.hasDetours ? ThreadState.current : nil
+        let building = thread?.buildStack.last
+        let enclosing = thread.flatMap { thread in
+            thread.frames.indices.last.flatMap { thread.frames[$0].isOutsideHelpers ? $0 : nil }
+        }
+        let chain =
+            building != nil || enclosing != nil ? registry.chain.map(\.serial) : [UInt64]()
+        var added: (keys: [UInt64], types: [UInt64]) = ([], [])
+        if let building {
+            added = DependencyIndex.shared.record(
+                building, key: keyPath, type: type, registries: chain)
+        }
+        // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
+        // metadata, made at each type's first resolution.
+        // Made before the lookup, so that the count it notes precedes everything read.
+        let pending = thread.flatMap { thread in enclosing.map { thread.frames[$0].pendingReads } }
+        var servedBy: OverrideRegistry?
+        var byKey = false
+        let found = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
+        var keyRegistries = chain
+        var typeRegistries = chain
+        if found != nil, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
+            let hidden = chain[(index + 1)...]
+            if byKey { keyRegistries = Array(chain[...index]) }
+            typeRegistries = byKey ? [] : Array(chain[...index])
+            if let building {
+                DependencyIndex.shared.unrecord(
+                    building, key: keyPath, type: type,
+                    keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
+                    typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
+            }
+        }
+        pending?.keys.append(
+            PendingKey(
+                key: keyPath, type: type, keyRegistries: keyRegistries,
+                typeRegistries: typeRegistries))
+        guard let found, let servedBy else { return nil }
+        return (found, servedBy)
+    }
+
+    /// Resolves `keyPath` with `override`, its override, in a frame, for a resolution in
+    /// `layer` (`nil`: outside any layer).
+    private static func resolve<Value>(
+        _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
+        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?
+    ) -> Value {
+        let thread = ThreadState.current
+        _ = enter(
+            keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+            override: override)
+        override.markServed()
+        let value = override.make()
+        leave(on: thread)
+        return value
+    }
+
+    /// Records that `keyPath` had no override at `generation`, and, when its getter's one
+    /// helper returned the getter's own result, which entry holds it.
+    @usableFromInline
+    static func remember<Value>(
+        _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64
+    ) {
+        // A keypath with arguments is not recorded: each one made at run time is a new object,
+        // and recording it would keep it (and its arguments) alive for good.
+        if frame.helperEntry?.key.argument != nil { return }
+        let learned: MemoTable.Learned
+        if frame.helperCount == 1, let entry = frame.helperEntry, entry.isHolding(value),
+            entry.adoptView(Value.self)
+        {
+            // The entry's view, if the helper built another type (see `Entry.adoptView`).
+            learned = .entry(entry, view: entry.key.type != ObjectIdentifier(Value.self))
+        } else {
+            learned = frame.helperCount == 0 ? .plainGetter : .getter
+        }
+        MemoTable.shared.remember(keyPath, learned, generation: generation)
+    }
+}

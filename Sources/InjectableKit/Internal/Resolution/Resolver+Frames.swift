@@ -1,0 +1,99 @@
+/// Frames: the resolutions in progress on a thread, their depth, and the cycles they would close.
+extension Resolver {
+    /// Starts resolving a plain getter whose memo record is current: no override applies, and
+    /// it calls no scope helper, so it needs no frame, only the depth count that keeps the graph
+    /// scope and cycle detection right.
+    ///
+    /// - Returns: The thread's state, to hand to ``exitUnframed(_:)``; `nil` past
+    ///   `framelessDepth`, where resolutions take frames again so that a cycle through plain
+    ///   getters is still caught and named.
+    @usableFromInline
+    static func enterUnframed() -> ThreadState? {
+        let thread = ThreadState.current
+        guard thread.depth < framelessDepth else { return nil }
+        thread.depth += 1
+        return thread
+    }
+
+    @usableFromInline
+    static func exitUnframed(_ thread: ThreadState) {
+        thread.depth -= 1
+        if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
+    }
+
+    /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
+    /// frame names the override whose factory builds the value, if one does.
+    ///
+    /// While a frame is open, the thread's nested resolutions leave the memo's common path, so
+    /// that what the getter resolves is recorded (see `Frame.pendingKeys`).
+    ///
+    /// - Returns: The token for the `Injections` value handed to the keypath's getter.
+    static func enter(
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
+    ) -> UInt64 {
+        AutoRegistration.ensure()
+        if let caller, let index = thread.frameIndex(token: token),
+            thread.frames[index].name == nil
+        {
+            thread.frames[index].name = caller
+        }
+        checkForCycle(keyPath, on: thread)
+        let frameToken = thread.makeToken()
+        thread.depth += 1
+        MemoTable.beginDetour()
+        thread.frames.append(
+            Frame(
+                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
+                layer: layer, override: override))
+        return frameToken
+    }
+
+    /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
+    static func exit(on thread: ThreadState) -> Frame {
+        popFrame(on: thread) { $0 }
+    }
+
+    /// Pops the innermost frame, like ``exit(on:)``, for a caller that needs nothing of it.
+    @inline(__always)
+    static func leave(on thread: ThreadState) {
+        popFrame(on: thread) { _ in }
+    }
+
+    @inline(__always)
+    private static func popFrame<Result>(on thread: ThreadState, _ keep: (Frame) -> Result)
+        -> Result
+    {
+        let frame = thread.frames.removeLast()
+        MemoTable.endDetour()
+        if MemoTable.hasDetours {
+            if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
+            if let verification = thread.verification {
+                verification.resolved(frame, parent: thread.frames.last)
+            }
+        }
+        thread.depth -= 1
+        if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
+        return keep(frame)
+    }
+
+    private static func clearGraph(on thread: ThreadState) {
+        let graph = thread.graph
+        thread.graph = [:]
+        withExtendedLifetime(graph) {}  // instances released once the state is consistent
+    }
+
+    private static func checkForCycle(_ keyPath: AnyKeyPath, on thread: ThreadState) {
+        // Indexed in place: a copy of the array would retain and release its buffer on every
+        // framed resolution.
+        for index in thread.frames.indices where thread.frames[index].keyPath === keyPath {
+            Failure.cycle(at: index, in: thread.frames)
+        }
+        if thread.frames.count >= deepCheckDepth,
+            let index = thread.frames.firstIndex(where: { $0.keyPath == keyPath })
+        {
+            Failure.cycle(at: index, in: thread.frames)
+        }
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
+    }
+}
