@@ -6,12 +6,12 @@ import Synchronization
 /// Its states and the rules for moving between them are in `Internal/README.md`.
 @usableFromInline
 final class Entry: @unchecked Sendable {
-    // @unchecked: the stored instance, its expiry, epoch and `retired` are guarded by `lock`;
-    // `builder` (and setting `retired`) by `BuildCoordinator.condition`; the `let`s are immutable.
+    // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`;
+    // `construction` by `BuildCoordinator.lock` (see `Construction`); the `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = Lock(rank: .entry)
     @usableFromInline let holdsWeakly: Bool
     /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
@@ -64,10 +64,15 @@ final class Entry: @unchecked Sendable {
     /// was built from what it dropped tells by this whether a build started since its first
     /// drop (see `DependencyIndex.invalidate`).
     private var buildStarts: UInt64 = 0
-    private var retired = false
 
-    /// The thread constructing the instance right now, if any.
-    var builder: ThreadState?
+    /// Who builds the instance and who waits for it (see `Construction`).
+    // NB: @exclusivity(unchecked): `BuildCoordinator.lock` keeps accesses apart, and a waiter
+    // reads `round` under the entry's own condition, which every write of it also holds.
+    @exclusivity(unchecked) var construction = Construction()
+
+    /// The thread constructing the instance right now, if any. Call with
+    /// `BuildCoordinator.lock` locked.
+    var builder: ThreadState? { construction.builder }
     /// When the instance expires, if `expires`. Declared last and read out of line: its type
     /// is resilient, so the fields after it and the code that touches it need run-time layout.
     /// (Optional, so that an entry without a time to live never reads the clock.)
@@ -256,33 +261,39 @@ final class Entry: @unchecked Sendable {
         into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         if read(into: slot) { return true }
-        let condition = BuildCoordinator.condition
-        condition.lock()
-        while true {
+        BuildCoordinator.lock.lock()
+        claiming: while true {
+            // Read again under the coordinator's lock, which every store holds: an instance
+            // stored since the read above is found here, and not built twice.
             if read(into: slot) {
-                condition.unlock()
+                BuildCoordinator.lock.unlock()
                 return true
             }
-            if builder == nil { break }
-            if builder === thread {
-                condition.unlock()
+            switch construction.claim(by: thread) {
+            case .build:
+                break claiming
+            case .retired:
+                BuildCoordinator.lock.unlock()
+                return false
+            case .reentrant:
+                BuildCoordinator.lock.unlock()
                 Failure.reentrantConstruction(of: self, on: thread)
-            }
-            if let circle = BuildCoordinator.waitingCircle(from: thread, on: self) {
+            case .wait(let round, let condition):
+                if let circle = BuildCoordinator.waitingCircle(from: thread, on: self) {
+                    BuildCoordinator.lock.unlock()
+                    Failure.crossThreadCycle(circle, closingAt: self)
+                }
+                thread.waitingFor = self
+                BuildCoordinator.lock.unlock()
+                condition.lock()
+                while construction.round == round { condition.wait() }
                 condition.unlock()
-                Failure.crossThreadCycle(circle, closingAt: self)
+                BuildCoordinator.lock.lock()
+                thread.waitingFor = nil
             }
-            thread.waitingFor = self
-            condition.wait()
-            thread.waitingFor = nil
         }
-        if lock.withLock({ retired }) {
-            condition.unlock()
-            return false
-        }
-        assert(builder == nil, "one builder at a time")
-        builder = thread
-        condition.unlock()
+        BuildCoordinator.lock.unlock()
+        checkInvariants()
 
         while true {
             // What an earlier build of this entry was built from is forgotten before this
@@ -299,14 +310,14 @@ final class Entry: @unchecked Sendable {
             // changed since: handed out, not kept, and not built again from the same reads.
             let current = isCurrent()
             var prepared = current ? prepare(value) : nil
-            condition.lock()
+            BuildCoordinator.lock.lock()
             var (outcome, replaced) =
                 current ? store(value, prepared, ifEpoch: startEpoch) : (.notKept, nil)
             while outcome == .viewAdopted {
                 // A view was adopted since `prepare`: convert again, outside the locks.
-                condition.unlock()
+                BuildCoordinator.lock.unlock()
                 prepared = prepare(value)
-                condition.lock()
+                BuildCoordinator.lock.lock()
                 (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
             }
             if outcome == .cleared && thread.changes != changes {
@@ -318,13 +329,14 @@ final class Entry: @unchecked Sendable {
             if outcome == .cleared {
                 // Cleared while building: what it was built from changed. Build again,
                 // still the builder, so that the waiters get the new build's instance.
-                condition.unlock()
+                BuildCoordinator.lock.unlock()
                 withExtendedLifetime(value) {}
                 continue
             }
-            builder = nil
-            condition.broadcast()
-            condition.unlock()
+            let waiters = construction.finish(by: thread)
+            BuildCoordinator.lock.unlock()
+            waiters?.broadcast()
+            checkInvariants()
             withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside locks
             slot.initialize(to: value)
             return true
@@ -382,7 +394,7 @@ final class Entry: @unchecked Sendable {
     {
         lock.lock()
         defer { lock.unlock() }
-        assert(!retired, "a building entry is never retired")
+        assert(!construction.isRetired, "a building entry is never retired")
         // Whether the instance is current is asked first: a stale `nil` is built again too.
         guard epoch == startEpoch else { return (.cleared, nil) }
         guard let prepared else { return (.notKept, nil) }
@@ -406,24 +418,23 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Retires the entry unless a thread is building its instance: it never holds one again,
-    /// and its scope forgets it. Call with `BuildCoordinator.condition` locked.
+    /// and its scope forgets it. Call with `BuildCoordinator.lock` locked.
     ///
-    /// - Returns: Whether it retired the entry.
-    func retireIfIdle() -> Bool {
-        guard builder == nil else { return false }
-        lock.withLock { retired = true }
-        return true
+    /// - Returns: Whether it retired the entry, and the condition to wake its waiters on, for
+    ///   the caller to broadcast once it holds no lock.
+    func retireIfIdle() -> (retired: Bool, wake: NSCondition?) {
+        construction.retireIfIdle()
     }
 
     /// Whether the entry is idle and holds nothing alive: a weak entry whose instance is gone.
-    /// Call with `BuildCoordinator.condition` locked.
+    /// Call with `BuildCoordinator.lock` locked.
     ///
     /// - Parameter keep: Receives the instance if the check loaded one, for the caller to
     ///   release once it holds no lock: a weak load can leave the last reference here, and the
     ///   instance's deinit may use the container.
     /// - Returns: Whether no thread builds it and it holds no live instance.
     func isIdleAndEmpty(keeping keep: inout [AnyObject]) -> Bool {
-        guard builder == nil else { return false }
+        guard construction.isIdle else { return false }
         let (held, alive) = lock.withLock { (cell, object) }
         if let alive { keep.append(alive) }
         return holdsWeakly ? alive == nil : held == nil

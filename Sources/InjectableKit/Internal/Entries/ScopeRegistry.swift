@@ -6,7 +6,7 @@ final class ScopeRegistry: @unchecked Sendable {
         weak var scope: Injections.Scope?
     }
 
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     private var scopes: [WeakScope] = []
 
     func add(_ scope: Injections.Scope) {

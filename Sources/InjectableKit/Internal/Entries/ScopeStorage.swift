@@ -5,7 +5,7 @@ final class ScopeStorage: @unchecked Sendable {
     // @unchecked: `entries` and `forgettableEntries` are guarded by `lock`.
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
     // (a thread-local access set lookup on every access) would only add cost.
-    private let lock = Lock()
+    private let lock = Lock(rank: .scopeStorage)
     @exclusivity(unchecked) private var entries: [EntryKey: Entry] = [:]
     /// How many of `entries` are for argument values or overrides: kept only while in use.
     @exclusivity(unchecked) private var forgettableEntries = 0
@@ -50,14 +50,18 @@ final class ScopeStorage: @unchecked Sendable {
     /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
     private func forget(where matches: (Entry) -> Bool) -> [Entry] {
         var forgotten: [Entry] = []
-        BuildCoordinator.condition.lock()
-        for (key, entry) in entries {
-            if matches(entry) && entry.retireIfIdle() {
+        var wake: [NSCondition] = []
+        BuildCoordinator.lock.lock()
+        for (key, entry) in entries where matches(entry) {
+            let (retired, waiters) = entry.retireIfIdle()
+            if retired {
                 entries[key] = nil
                 forgotten.append(entry)
             }
+            if let waiters { wake.append(waiters) }
         }
-        BuildCoordinator.condition.unlock()
+        BuildCoordinator.lock.unlock()
+        for waiters in wake { waiters.broadcast() }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
         return forgotten

@@ -33,7 +33,7 @@ final class DependencyIndex: @unchecked Sendable {
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
-    private let lock = Lock()
+    private let lock = Lock(rank: .dependencyIndex)
     @exclusivity(unchecked) private var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
     @exclusivity(unchecked) private var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
     @exclusivity(unchecked) private var byEntry: [UInt64: Set<UInt64>] = [:]

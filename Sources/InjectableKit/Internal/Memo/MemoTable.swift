@@ -93,7 +93,7 @@ final class MemoTable: @unchecked Sendable {
     private let isShared: Bool
     /// A table of its own, for a table that is not `shared` (tests).
     private let ownCurrent = Atomic<UInt>(0)
-    private let lock = Lock()
+    private let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) private var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
     @exclusivity(unchecked) private var records: [AnyKeyPath: KeyRecord] = [:]

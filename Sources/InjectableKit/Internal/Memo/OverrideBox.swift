@@ -8,7 +8,7 @@
 @usableFromInline
 final class OverrideBox: @unchecked Sendable {
     // @unchecked: `override` is guarded by `lock`.
-    private let lock = Lock()
+    private let lock = Lock(rank: .overrideBox)
     private var override: AnyOverride?
 
     /// The override, retained; `nil` once a change has emptied the box.

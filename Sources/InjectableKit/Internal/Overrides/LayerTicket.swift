@@ -12,7 +12,7 @@ import Synchronization
 final class LayerTicket: @unchecked Sendable {
     // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `parent` is
     // immutable.
-    private let lock = Lock()
+    private let lock = Lock(rank: .layerTicket)
     private weak var live: OverrideRegistry?
     private var overrides: Overrides
     private let parent: OverrideRegistry?

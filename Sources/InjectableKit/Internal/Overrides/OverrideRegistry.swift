@@ -48,7 +48,7 @@ final class OverrideRegistry: @unchecked Sendable {
     let isLayer: Bool
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
-    private let lock = Lock()
+    private let lock = Lock(rank: .overrideRegistry)
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var current = Overrides()
     /// The override by key that ``override(for:servedBy:byKey:)`` found for each keypath object

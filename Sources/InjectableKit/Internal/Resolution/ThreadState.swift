@@ -15,7 +15,7 @@ import Synchronization
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
-    // threads read under `BuildCoordinator.condition` while this thread waits on it.
+    // threads read under `BuildCoordinator.lock` while this thread waits.
     // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
     // set lookup on every access) for state that only its own thread mutates.
     @exclusivity(unchecked) var frames: [Frame] = []
@@ -31,6 +31,10 @@ final class ThreadState: @unchecked Sendable {
     /// The key check this thread runs for `Injections.verify`, if it runs one.
     var verification: VerificationRun?
     @exclusivity(unchecked) private var nextToken: UInt64
+    #if INJECTABLEKIT_INTERNAL_CHECKS
+        /// The ranked locks this thread holds, in the order taken (see `LockRank`).
+        var heldLockRanks: [LockRank] = []
+    #endif
 
     private static let threadCount = Atomic<UInt64>(0)
 

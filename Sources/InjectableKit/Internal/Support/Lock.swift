@@ -25,8 +25,23 @@ struct Lock: ~Copyable, Sendable {
         @usableFromInline static var contended: UInt32 { 2 }
     #endif
 
+    #if INJECTABLEKIT_INTERNAL_CHECKS
+        @usableFromInline let rank: LockRank
+    #endif
+
+    /// - Parameter rank: Where the lock stands in the core's lock order (checked only in
+    ///   internal-checks builds).
+    init(rank: LockRank = .unranked) {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            self.rank = rank
+        #endif
+    }
+
     @inline(__always)
     func lock() {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            LockRank.willLock(rank)
+        #endif
         #if canImport(Darwin)
             mutex._unsafeLock()
         #else
@@ -41,6 +56,9 @@ struct Lock: ~Copyable, Sendable {
 
     @inlinable
     func unlock() {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            LockRank.didUnlock(rank)
+        #endif
         #if canImport(Darwin)
             mutex._unsafeUnlock()
         #else

@@ -5,7 +5,7 @@ final class WeakList<Element: AnyObject>: @unchecked Sendable {
         weak var element: Element?
     }
 
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     private var elements: [Weak] = []
     /// How many elements the list may hold before it next drops the freed ones.
     private var sweepAt = 64

@@ -1,0 +1,26 @@
+/// The entry's invariants (`Internal/README.md`, "Entry"), checked in builds made with
+/// `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS` (CI's internal-checks step); free otherwise.
+extension Entry {
+    @inline(__always)
+    func checkInvariants() {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            BuildCoordinator.lock.lock()
+            defer { BuildCoordinator.lock.unlock() }
+            switch construction.phase {
+            case .building(let builder):
+                // A builder runs its factory; it never waits for its own entry.
+                precondition(builder.waitingFor !== self, "a builder waits for its own entry")
+            case .retired:
+                // A retired entry is never built again, so no thread waits for it to be.
+                precondition(
+                    construction.builder == nil, "a retired entry has no builder")
+            case .idle:
+                break
+            }
+            if let builder = construction.builder, let waited = builder.waitingFor {
+                // A builder waits only for another entry that someone else builds.
+                precondition(waited !== self && waited.construction.builder !== builder)
+            }
+        #endif
+    }
+}

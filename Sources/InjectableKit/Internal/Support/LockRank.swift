@@ -1,0 +1,54 @@
+/// The written lock order (`Internal/README.md`, "Locks and their order") as numbers: a thread
+/// holding a lock takes only locks of a higher rank. Builds made with
+/// `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS` check every ranked lock against the locks its
+/// thread holds; other builds keep no rank at all.
+@usableFromInline
+struct LockRank: Comparable, Sendable {
+    let value: Int
+    /// Whether a thread may hold two locks of this rank, taken in the order the code documents
+    /// (an enclosing override layer's before an inner one's).
+    let nests: Bool
+
+    @usableFromInline
+    static func < (lhs: LockRank, rhs: LockRank) -> Bool { lhs.value < rhs.value }
+
+    static let overrideRegistry = LockRank(value: 10, nests: true)
+    static let layerTicket = LockRank(value: 15, nests: false)
+    static let scopeStorage = LockRank(value: 20, nests: false)
+    static let buildCoordinator = LockRank(value: 30, nests: false)
+    static let entry = LockRank(value: 40, nests: false)
+    static let dependencyIndex = LockRank(value: 50, nests: false)
+    static let memoTable = LockRank(value: 60, nests: false)
+    static let overrideBox = LockRank(value: 70, nests: false)
+    /// A lock under which its holder takes no other lock.
+    static let leaf = LockRank(value: 100, nests: false)
+    /// Not checked: a lock outside the core's order (a wrapper's, a diagnostic's).
+    static let unranked = LockRank(value: -1, nests: true)
+}
+
+#if INJECTABLEKIT_INTERNAL_CHECKS
+    extension LockRank {
+        /// Checks that the current thread may take a lock of `rank`, and notes it as held.
+        static func willLock(_ rank: LockRank) {
+            guard rank != .unranked else { return }
+            let thread = ThreadState.current
+            if let highest = thread.heldLockRanks.last {
+                precondition(
+                    highest < rank || (highest == rank && rank.nests),
+                    "InjectableKit: lock of rank \(rank.value) taken while holding rank "
+                        + "\(highest.value): against the order in Internal/README.md")
+            }
+            thread.heldLockRanks.append(rank)
+        }
+
+        /// Notes that the current thread let go of a lock of `rank`.
+        @usableFromInline
+        static func didUnlock(_ rank: LockRank) {
+            guard rank != .unranked else { return }
+            let thread = ThreadState.current
+            if let index = thread.heldLockRanks.lastIndex(of: rank) {
+                thread.heldLockRanks.remove(at: index)
+            }
+        }
+    }
+#endif
