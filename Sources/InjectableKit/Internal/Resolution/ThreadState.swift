@@ -14,8 +14,9 @@ import Synchronization
 /// Factories are synchronous, so a resolution starts and ends on one thread.
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
-    // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
-    // threads read under `BuildCoordinator.condition` while this thread waits on it.
+    // @unchecked: used only by its own thread, except `frames`, `waitingFor` and
+    // `waitingForLazy`, which other threads read under `BuildCoordinator.condition` while this
+    // thread waits on it.
     // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
     // set lookup on every access) for state that only its own thread mutates.
     @exclusivity(unchecked) var frames: [Frame] = []
@@ -25,6 +26,9 @@ final class ThreadState: @unchecked Sendable {
     /// The entries whose instances this thread is building, innermost last.
     @exclusivity(unchecked) var buildStack: [Entry] = []
     var waitingFor: Entry?
+    /// The lazy wrapper's first read this thread waits for another thread to resolve, if any
+    /// (see `LazyOnce`).
+    var waitingForLazy: LazyOnce?
     /// How many changes of overrides or scope resets this thread has made, so that a build can
     /// tell a change its own factory made (see `Entry.obtain`).
     @exclusivity(unchecked) var changes = 0

@@ -1,0 +1,208 @@
+import Foundation
+import Synchronization
+
+/// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
+/// resolution per owner, whichever threads race to it, with no lock held while it runs (a
+/// resolution may touch the owner). The subclasses keep the value.
+///
+/// The state is one atomic word:
+///
+/// | state | word |
+/// | --- | --- |
+/// | unresolved | `unresolved` (0) |
+/// | resolving by thread T | the address of T's `ThreadState` |
+/// | resolving by T, waited for | that address, with the `waitedFor` bit |
+/// | resolved | `resolved` (1) |
+///
+/// Transitions, one method per event:
+/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves.
+/// - `wait`, a read on U ≠ T: resolving by T → resolving by T, waited for (compare-and-swap,
+///   under `BuildCoordinator.condition`); U sleeps on the condition until the word is resolved.
+/// - `end`, T has stored the value: resolving by T, waited for or not → resolved (exchange);
+///   if it was waited for, T broadcasts under the condition.
+/// - A read on T while resolving by T would wait for itself: it stops the program, naming the
+///   key (`Failure.reentrantLazyRead`).
+/// - A read while resolved reads the value, and changes nothing.
+///
+/// Invariants:
+/// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
+///    back to unresolved. (A)
+/// 2. After `init`, only the resolver touches `layer` (it takes it in `begin`), and only the
+///    resolver writes the subclass's value, before `end` publishes resolved (release); other
+///    threads read the value only after loading resolved (acquire), and nothing writes it
+///    after. (A: only the resolver ends, once.)
+/// 3. No lock is held while the key resolves. A waiter holds `BuildCoordinator.condition`
+///    from its last look at the word until it sleeps, and a resolver that finds the word
+///    waited for takes the condition to broadcast: no wake-up is lost.
+/// 4. While a thread holds the condition and the word says "resolving by T, waited for", T
+///    has not returned from `end` (which needs the condition): its `ThreadState` is alive,
+///    and its `waitingFor` and `waitingForLazy` can be read.
+/// 5. A reader on the resolving thread itself would wait for ever; so would a circle of
+///    threads, each waiting for an entry the next builds or a first read the next resolves (a
+///    dependency cycle spread over threads). The first stops at once. For the second, each
+///    waiter looks for a circle through itself before it sleeps, and again every
+///    `circleCheckInterval`, and stops the program naming the chain. (A thread that waits for
+///    an entry looks only through entries: when its wait closes the circle, the lazy waiter's
+///    next look finds it.)
+class LazyOnce: @unchecked Sendable {
+    // @unchecked: `state` is atomic; `layer` is touched only by the resolver (invariant 2), and
+    // `keyPath` is immutable.
+    final let state = Atomic<UInt>(LazyOnce.unresolved)
+    /// The key, to name it in messages.
+    final let keyPath: AnyKeyPath
+    /// Where the first read resolves; let go of once it has.
+    private final var layer: LayerTicket?
+
+    static var unresolved: UInt { 0 }
+    static var resolved: UInt { 1 }
+    static var waitedFor: UInt { 2 }
+    /// How often a waiter looks again for a circle of waiting threads.
+    static let circleCheckInterval: TimeInterval = 0.05
+
+    init(_ keyPath: AnyKeyPath) {
+        self.keyPath = keyPath
+        layer = LayerTicket.current
+    }
+
+    /// The wrapper, as users write it, for messages.
+    class var wrapperName: String { "@LazyInjectable" }
+
+    /// What a read does once `begin` returns.
+    enum FirstRead {
+        /// The value is stored: read it.
+        case resolved
+        /// This thread resolves the key, in `layer` (`nil`: where it is read), stores the
+        /// value, then calls ``end()``.
+        case resolve(in: LayerTicket?)
+    }
+
+    /// Whether the value is stored; if so, it may be read.
+    final var isResolved: Bool {
+        state.load(ordering: .acquiring) == Self.resolved
+    }
+
+    /// A read that found the value not stored: makes this thread the resolver if there is
+    /// none, or else waits until the resolver has stored the value.
+    final func begin() -> FirstRead {
+        let thread = ThreadState.current
+        let me = Self.word(of: thread)
+        let (exchanged, found) = state.compareExchange(
+            expected: Self.unresolved, desired: me, successOrdering: .acquiring,
+            failureOrdering: .acquiring)
+        if exchanged {
+            defer { layer = nil }
+            return .resolve(in: layer)
+        }
+        if found != Self.resolved { wait(on: thread) }
+        return .resolved
+    }
+
+    /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
+    final func end() {
+        let previous = state.exchange(Self.resolved, ordering: .acquiringAndReleasing)
+        assert(
+            previous & ~Self.waitedFor == Self.word(of: ThreadState.current),
+            "only the resolving thread ends a first read, once")
+        guard previous & Self.waitedFor != 0 else { return }
+        let condition = BuildCoordinator.condition
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until the value is stored; stops the program if that would be never (invariant 5).
+    private func wait(on thread: ThreadState) {
+        let me = Self.word(of: thread)
+        let condition = BuildCoordinator.condition
+        condition.lock()
+        while true {
+            let word = state.load(ordering: .acquiring)
+            if word == Self.resolved { break }
+            assert(word != Self.unresolved, "a first read never goes back to unresolved")
+            if word & ~Self.waitedFor == me {
+                condition.unlock()
+                Failure.reentrantLazyRead(of: self, on: thread)
+            }
+            // Marked first, so that the resolver wakes us; it may have finished meanwhile.
+            if word & Self.waitedFor == 0,
+                !state.compareExchange(
+                    expected: word, desired: word | Self.waitedFor, ordering: .acquiring
+                ).exchanged
+            {
+                continue
+            }
+            if let circle = waitingCircle(from: thread) {
+                condition.unlock()
+                Failure.crossThreadLazyCycle(circle)
+            }
+            thread.waitingForLazy = self
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.circleCheckInterval))
+            thread.waitingForLazy = nil
+        }
+        condition.unlock()
+    }
+
+    /// The thread resolving the key while another waits for it. Call with
+    /// `BuildCoordinator.condition` locked; `nil` unless the word is "waited for" (only then is
+    /// the thread surely alive: invariant 4).
+    final func waitedForResolver() -> ThreadState? {
+        let word = state.load(ordering: .acquiring)
+        guard word != Self.resolved, word & Self.waitedFor != 0 else { return nil }
+        let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor)!
+        return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
+    }
+
+    /// What a thread in a circle of waiting threads waits for.
+    enum Awaited {
+        case entry(Entry)
+        case lazy(LazyOnce)
+    }
+
+    /// The threads that would wait on each other, each with what it waits for, starting with
+    /// `thread` waiting for this read; `nil` when waiting is safe. Call with
+    /// `BuildCoordinator.condition` locked, and the word waited for.
+    private func waitingCircle(from thread: ThreadState) -> [(ThreadState, Awaited)]? {
+        var circle: [(ThreadState, Awaited)] = [(thread, .lazy(self))]
+        var next = waitedForResolver()
+        while let current = next, circle.count < 10_000 {
+            if current === thread { return circle }
+            if let entry = current.waitingFor {
+                circle.append((current, .entry(entry)))
+                next = entry.builder
+            } else if let lazy = current.waitingForLazy {
+                circle.append((current, .lazy(lazy)))
+                next = lazy.waitedForResolver()
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// A state of the table above, for tests.
+    enum Phase: Equatable {
+        case unresolved
+        case resolving(onThisThread: Bool, waitedFor: Bool)
+        case resolved
+    }
+
+    /// The current state, for tests.
+    final var phase: Phase {
+        let word = state.load(ordering: .acquiring)
+        switch word {
+        case Self.unresolved: return .unresolved
+        case Self.resolved: return .resolved
+        default:
+            return .resolving(
+                onThisThread: word & ~Self.waitedFor == Self.word(of: ThreadState.current),
+                waitedFor: word & Self.waitedFor != 0)
+        }
+    }
+
+    /// The word that says "resolving by `thread`".
+    private static func word(of thread: ThreadState) -> UInt {
+        let word = UInt(bitPattern: Unmanaged.passUnretained(thread).toOpaque())
+        assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
+        return word
+    }
+}
