@@ -19,18 +19,24 @@
 /// where it is first read, in the layer in effect there, if any.
 @propertyWrapper
 public struct LazyInjectable<Service> {
-    private let storage: LazyStorage<Service>
+    // nonisolated(unsafe): a keypath is an immutable object, which every read only applies.
+    @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
+    /// Shared by copies of the owner.
+    @usableFromInline let storage: LazyStorage
 
     /// Remembers the key; nothing is resolved until the first access.
     ///
     /// - Parameter keyPath: The registration, for example `\.myService`.
+    @inlinable
     public init(_ keyPath: KeyPath<Injections, Service>) {
-        storage = LazyStorage(keyPath)
+        self.keyPath = keyPath
+        storage = LazyStorage()
     }
 
     /// The instance, resolved on first access.
+    @inlinable
     public var wrappedValue: Service {
-        storage.value
+        storage.value(keyPath)
     }
 }
 

@@ -60,12 +60,16 @@ enum Failure {
 
     /// A lazy wrapper's property is read again, on the thread whose first read is resolving
     /// it, by that resolution: the read would wait for itself.
-    static func reentrantLazyRead(of read: LazyOnce, on thread: ThreadState) -> Never {
-        let (start, key) = lazyStart(of: read, in: thread.frames)
+    static func reentrantLazyRead(
+        of keyPath: AnyKeyPath, by wrapper: String, on thread: ThreadState
+    )
+        -> Never
+    {
+        let (start, key) = lazyStart(of: keyPath, in: thread.frames)
         let names = (start.map { thread.frames[$0...].map(name(of:)) } ?? [key]) + [key]
         stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (\(type(of: read).wrapperName)"
-                + "(\(key)) is read again while its first read resolves it). \(advice)",
+            "InjectableKit: dependency cycle: \(chain(names)) (\(wrapper)(\(key)) is read again "
+                + "while its first read resolves it). \(advice)",
             cycle: names)
     }
 
@@ -80,8 +84,8 @@ enum Failure {
             switch circle[(index + circle.count - 1) % circle.count].1 {
             case .entry(let built):
                 frames = frames[(frames.firstIndex { $0.helperEntry === built } ?? 0)...]
-            case .lazy(let read):
-                let (start, key) = lazyStart(of: read, in: thread.frames)
+            case .lazy(_, let keyPath):
+                let (start, key) = lazyStart(of: keyPath, in: thread.frames)
                 if let start { frames = frames[start...] } else { names.append(key) }
             }
             // A thread's last frame may be the resolution that waits: the next thread's.
@@ -97,14 +101,14 @@ enum Failure {
                 + "wrapper). \(advice)", cycle: names)
     }
 
-    /// Where `read`'s resolution starts in `frames`, if it took a frame there, and its key's
-    /// name.
-    private static func lazyStart(of read: LazyOnce, in frames: [Frame]) -> (Int?, String) {
-        if let start = frames.firstIndex(where: { $0.keyPath == read.keyPath }) {
+    /// Where the resolution of a lazy wrapper's key starts in `frames`, if it took a frame
+    /// there, and the key's name.
+    private static func lazyStart(of keyPath: AnyKeyPath, in frames: [Frame]) -> (Int?, String) {
+        if let start = frames.firstIndex(where: { $0.keyPath == keyPath }) {
             return (start, name(of: frames[start]))
         }
-        let valueType = type(of: read.keyPath).valueType
-        return (nil, KeyNames.name(of: read.keyPath) ?? "\\.<\(valueType)>")
+        let valueType = type(of: keyPath).valueType
+        return (nil, KeyNames.name(of: keyPath) ?? "\\.<\(valueType)>")
     }
 
     /// Asynchronous constructions that await each other in a circle; `builds` starts and ends

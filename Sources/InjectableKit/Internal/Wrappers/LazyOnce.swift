@@ -27,10 +27,10 @@ import Synchronization
 /// Invariants:
 /// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
 ///    back to unresolved. (A)
-/// 2. After `init`, only the resolver touches `layer` (it takes it in `begin`), and only the
-///    resolver writes the subclass's value, before `end` publishes resolved (release); other
-///    threads read the value only after loading resolved (acquire), and nothing writes it
-///    after. (A: only the resolver ends, once.)
+/// 2. After `init`, only the resolver touches `layer` (`takeLayer`), and only the resolver
+///    writes the subclass's value, before `end` publishes resolved (release); other threads
+///    read the value only after loading resolved (acquire), and nothing writes it after. (A:
+///    only the resolver ends, once; the value is stored once.)
 /// 3. No lock is held while the key resolves. A waiter holds `BuildCoordinator.condition`
 ///    from its last look at the word until it sleeps, and a resolver that finds the word
 ///    waited for takes the condition to broadcast: no wake-up is lost.
@@ -44,23 +44,23 @@ import Synchronization
 ///    `circleCheckInterval`, and stops the program naming the chain. (A thread that waits for
 ///    an entry looks only through entries: when its wait closes the circle, the lazy waiter's
 ///    next look finds it.)
+@usableFromInline
 class LazyOnce: @unchecked Sendable {
-    // @unchecked: `state` is atomic; `layer` is touched only by the resolver (invariant 2), and
-    // `keyPath` is immutable.
-    final let state = Atomic<UInt>(LazyOnce.unresolved)
-    /// The key, to name it in messages.
-    final let keyPath: AnyKeyPath
+    // @unchecked: `state` is atomic, and `layer` is touched only by the resolver (invariant 2).
+    // NB: @exclusivity(unchecked): `layer` is touched by one thread at a time (invariant 2), so
+    // the run-time exclusivity check would find nothing.
+    @usableFromInline final let state = Atomic<UInt>(LazyOnce.unresolved)
     /// Where the first read resolves; let go of once it has.
-    private final var layer: LayerTicket?
+    @exclusivity(unchecked) private final var layer: LayerTicket?
 
-    static var unresolved: UInt { 0 }
-    static var resolved: UInt { 1 }
+    @usableFromInline static var unresolved: UInt { 0 }
+    @usableFromInline static var resolved: UInt { 1 }
     static var waitedFor: UInt { 2 }
     /// How often a waiter looks again for a circle of waiting threads.
     static let circleCheckInterval: TimeInterval = 0.05
 
-    init(_ keyPath: AnyKeyPath) {
-        self.keyPath = keyPath
+    @usableFromInline
+    init() {
         layer = LayerTicket.current
     }
 
@@ -68,40 +68,54 @@ class LazyOnce: @unchecked Sendable {
     class var wrapperName: String { "@LazyInjectable" }
 
     /// What a read does once `begin` returns.
+    @usableFromInline
     enum FirstRead {
         /// The value is stored: read it.
         case resolved
-        /// This thread resolves the key, in `layer` (`nil`: where it is read), stores the
-        /// value, then calls ``end()``.
-        case resolve(in: LayerTicket?)
+        /// This thread resolves the key where it is read, stores the value, then calls
+        /// ``end()``.
+        case resolve
+        /// As `resolve`, in the layer the wrapper was made in (``takeLayer()``).
+        case resolveInLayer
     }
 
     /// Whether the value is stored; if so, it may be read.
+    @inlinable
     final var isResolved: Bool {
         state.load(ordering: .acquiring) == Self.resolved
     }
 
     /// A read that found the value not stored: makes this thread the resolver if there is
     /// none, or else waits until the resolver has stored the value.
-    final func begin() -> FirstRead {
-        let thread = ThreadState.current
-        let me = Self.word(of: thread)
+    ///
+    /// - Parameter key: The wrapper's key, to name it if the wait would never end. (Kept by
+    ///   the wrapper rather than here: the read has it at hand, without a retain.)
+    /// - Returns: Whether this thread resolves the key, and where, or reads the stored value.
+    @usableFromInline
+    final func begin(for key: AnyKeyPath) -> FirstRead {
+        let me = ThreadState.currentAddress
+        assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
         let (exchanged, found) = state.compareExchange(
             expected: Self.unresolved, desired: me, successOrdering: .acquiring,
             failureOrdering: .acquiring)
-        if exchanged {
-            defer { layer = nil }
-            return .resolve(in: layer)
-        }
-        if found != Self.resolved { wait(on: thread) }
+        if exchanged { return layer == nil ? .resolve : .resolveInLayer }
+        if found != Self.resolved { wait(for: key, on: ThreadState.current) }
         return .resolved
     }
 
+    /// The layer the wrapper was made in, for its resolver, which lets go of it once it has
+    /// resolved. Call after `begin` said `resolveInLayer`.
+    final func takeLayer() -> LayerTicket {
+        defer { layer = nil }
+        return layer.unsafelyUnwrapped
+    }
+
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
+    @usableFromInline
     final func end() {
         let previous = state.exchange(Self.resolved, ordering: .acquiringAndReleasing)
         assert(
-            previous & ~Self.waitedFor == Self.word(of: ThreadState.current),
+            previous & ~Self.waitedFor == ThreadState.currentAddress,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
         let condition = BuildCoordinator.condition
@@ -111,7 +125,7 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// Waits until the value is stored; stops the program if that would be never (invariant 5).
-    private func wait(on thread: ThreadState) {
+    private func wait(for key: AnyKeyPath, on thread: ThreadState) {
         let me = Self.word(of: thread)
         let condition = BuildCoordinator.condition
         condition.lock()
@@ -121,7 +135,7 @@ class LazyOnce: @unchecked Sendable {
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
             if word & ~Self.waitedFor == me {
                 condition.unlock()
-                Failure.reentrantLazyRead(of: self, on: thread)
+                Failure.reentrantLazyRead(of: key, by: type(of: self).wrapperName, on: thread)
             }
             // Marked first, so that the resolver wakes us; it may have finished meanwhile.
             if word & Self.waitedFor == 0,
@@ -131,11 +145,11 @@ class LazyOnce: @unchecked Sendable {
             {
                 continue
             }
-            if let circle = waitingCircle(from: thread) {
+            if let circle = waitingCircle(from: thread, for: key) {
                 condition.unlock()
                 Failure.crossThreadLazyCycle(circle)
             }
-            thread.waitingForLazy = self
+            thread.waitingForLazy = (self, key)
             _ = condition.wait(until: Date(timeIntervalSinceNow: Self.circleCheckInterval))
             thread.waitingForLazy = nil
         }
@@ -155,23 +169,26 @@ class LazyOnce: @unchecked Sendable {
     /// What a thread in a circle of waiting threads waits for.
     enum Awaited {
         case entry(Entry)
-        case lazy(LazyOnce)
+        /// A first read, and its wrapper's key.
+        case lazy(LazyOnce, key: AnyKeyPath)
     }
 
     /// The threads that would wait on each other, each with what it waits for, starting with
     /// `thread` waiting for this read; `nil` when waiting is safe. Call with
     /// `BuildCoordinator.condition` locked, and the word waited for.
-    private func waitingCircle(from thread: ThreadState) -> [(ThreadState, Awaited)]? {
-        var circle: [(ThreadState, Awaited)] = [(thread, .lazy(self))]
+    private func waitingCircle(from thread: ThreadState, for key: AnyKeyPath)
+        -> [(ThreadState, Awaited)]?
+    {
+        var circle: [(ThreadState, Awaited)] = [(thread, .lazy(self, key: key))]
         var next = waitedForResolver()
         while let current = next, circle.count < 10_000 {
             if current === thread { return circle }
             if let entry = current.waitingFor {
                 circle.append((current, .entry(entry)))
                 next = entry.builder
-            } else if let lazy = current.waitingForLazy {
-                circle.append((current, .lazy(lazy)))
-                next = lazy.waitedForResolver()
+            } else if let (read, key) = current.waitingForLazy {
+                circle.append((current, .lazy(read, key: key)))
+                next = read.waitedForResolver()
             } else {
                 return nil
             }
@@ -194,7 +211,7 @@ class LazyOnce: @unchecked Sendable {
         case Self.resolved: return .resolved
         default:
             return .resolving(
-                onThisThread: word & ~Self.waitedFor == Self.word(of: ThreadState.current),
+                onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,
                 waitedFor: word & Self.waitedFor != 0)
         }
     }

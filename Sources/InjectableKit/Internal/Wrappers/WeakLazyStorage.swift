@@ -5,9 +5,10 @@
 /// kept as its bytes, without a retain, and read only while the weak reference says the object
 /// is alive.
 final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
-    // @unchecked: `resolve` is immutable; `object` and `unretained`'s contents are written by
-    // the one resolver before it publishes them, and read only after (see `LazyOnce`, invariant
-    // 2). Reading a weak reference on several threads at once is safe.
+    // @unchecked: `key` and `resolve` are immutable; `object` and `unretained`'s contents are
+    // written by the one resolver before it publishes them, and read only after (see
+    // `LazyOnce`, invariant 2). Reading a weak reference on several threads at once is safe.
+    private let key: AnyKeyPath
     private let resolve: () -> Service?
     private weak var object: AnyObject?
     /// The instance as a `Service`, copied bit for bit without a retain: never released.
@@ -16,8 +17,9 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
         if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
+        key = keyPath
         self.resolve = resolve
-        super.init(keyPath)
+        super.init()
     }
 
     deinit {
@@ -28,21 +30,21 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     var value: Service? {
         if isResolved { return read() }
-        switch begin() {
-        case .resolved:
-            return read()
-        case .resolve(let layer):
-            let fresh = LayerTicket.run(in: layer, resolve)
-            if let fresh {
-                // A class instance, or a class-bound existential: `as AnyObject` is its object.
-                object = fresh as AnyObject
-                withUnsafeBytes(of: fresh) {
-                    unretained.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-                }
-            }
-            end()
-            return fresh
+        let fresh: Service?
+        switch begin(for: key) {
+        case .resolved: return read()
+        case .resolve: fresh = resolve()
+        case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
         }
+        if let fresh {
+            // A class instance, or a class-bound existential: `as AnyObject` is its object.
+            object = fresh as AnyObject
+            withUnsafeBytes(of: fresh) {
+                unretained.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
+        }
+        end()
+        return fresh
     }
 
     /// The instance, retained, if it is alive. Call once the value is resolved.
