@@ -17,7 +17,7 @@ iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared unique second-module
-        override-same first-after-reset lazy-wrapper)
+        override-same first-after-reset injectable-wrapper lazy-wrapper)
 fi
 
 mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
@@ -62,6 +62,8 @@ import InjectableKit
 import Keys
 
 enum Static { static let thing = Thing() }
+/// An owner whose dependency resolves when it is made (`injectable-wrapper`).
+final class EagerOwner { @Injectable(\.countApplication) var thing }
 /// An owner whose dependency resolves on first read (`lazy-wrapper`).
 final class LazyOwner { @LazyInjectable(\.countApplication) var thing }
 @inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}
@@ -85,6 +87,8 @@ let loops: [String: (Int) -> Void] = [
             sink(container.resolve(\.countReset))
         }
     },
+    // An owner made (its dependency resolved), the dependency read, and the owner dropped.
+    "injectable-wrapper": { n in for _ in 0..<n { sink(EagerOwner().thing) } },
     // An owner made, its lazy dependency read once, and the owner dropped.
     "lazy-wrapper": { n in for _ in 0..<n { sink(LazyOwner().thing) } },
 ]

@@ -6,7 +6,10 @@
 /// }
 /// ```
 ///
-/// Safe to read from several threads at once: they all get the same instance.
+/// Safe to read from several threads at once: the key is resolved once, by the first read,
+/// and the others wait for it and get the same instance. The resolution must not read the
+/// property it is resolving (on its own thread, or through another thread it waits for): that
+/// is a dependency cycle, and stops the program with a message naming the key.
 ///
 /// The key resolves in the override layer the wrapper was made in, whenever it is first read:
 /// an object made inside `Injections.withOverrides` gets that layer's overrides even if it
@@ -16,56 +19,25 @@
 /// where it is first read, in the layer in effect there, if any.
 @propertyWrapper
 public struct LazyInjectable<Service> {
-    private let storage: LazyStorage<Service>
+    // nonisolated(unsafe): a keypath is an immutable object, which every read only applies.
+    @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
+    /// Shared by copies of the owner.
+    @usableFromInline let storage: LazyStorage
 
     /// Remembers the key; nothing is resolved until the first access.
     ///
     /// - Parameter keyPath: The registration, for example `\.myService`.
+    @inlinable
     public init(_ keyPath: KeyPath<Injections, Service>) {
-        storage = LazyStorage(keyPath)
+        self.keyPath = keyPath
+        storage = LazyStorage()
     }
 
     /// The instance, resolved on first access.
+    @inlinable
     public var wrappedValue: Service {
-        storage.value
+        storage.value(keyPath)
     }
 }
 
 extension LazyInjectable: Sendable where Service: Sendable {}
-
-/// The state of one `@LazyInjectable` property, shared by copies of its owner.
-final class LazyStorage<Service>: @unchecked Sendable {
-    // @unchecked: `resolved` and `layer` are guarded by `lock`; the keypath is an immutable
-    // object.
-    private let keyPath: KeyPath<Injections, Service>
-    private let lock = Lock()
-    private var resolved: Service?
-    /// Where the first read resolves; let go of once it has.
-    private var layer: LayerTicket?
-
-    init(_ keyPath: KeyPath<Injections, Service>) {
-        self.keyPath = keyPath
-        self.layer = LayerTicket.current
-    }
-
-    var value: Service {
-        lock.lock()
-        if let resolved {
-            lock.unlock()
-            return resolved
-        }
-        let layer = self.layer
-        lock.unlock()
-        // Resolved outside the lock, so that the resolution may touch this property's owner;
-        // when two threads race, the first result stored is the one everybody gets.
-        let fresh = LayerTicket.run(in: layer) { Resolver.resolve(keyPath, token: 0, caller: nil) }
-        lock.lock()
-        let value = resolved ?? fresh
-        resolved = value
-        let released = self.layer
-        self.layer = nil
-        lock.unlock()
-        withExtendedLifetime(released) {}  // the layer's caches released outside the lock
-        return value
-    }
-}

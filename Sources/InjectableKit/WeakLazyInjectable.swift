@@ -13,9 +13,11 @@
 /// }
 /// ```
 ///
-/// The key is resolved once, on the first access; the instance must be held strongly
+/// The key is resolved once, on the first access, also when several threads read at once
+/// (they wait for the first and get its instance); the instance must be held strongly
 /// elsewhere, or it is released at once. Like `@LazyInjectable`, it resolves in the override
-/// layer it was made in.
+/// layer it was made in, and a resolution that reads the property it is resolving stops the
+/// program with a message naming the key.
 ///
 /// The key's type must be a class, or a class-bound protocol (`protocol ParentType: AnyObject`),
 /// since only those can be held weakly. Swift's generics cannot tell a class-bound protocol
@@ -29,14 +31,14 @@ public struct WeakLazyInjectable<Service> {
     ///
     /// - Parameter keyPath: The registration, for example `\.parent`.
     public init(_ keyPath: KeyPath<Injections, Service>) {
-        storage = WeakLazyStorage { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        storage = WeakLazyStorage(keyPath) { Resolver.resolve(keyPath, token: 0, caller: nil) }
     }
 
     /// Remembers an optional key; nothing is resolved until the first access.
     ///
     /// - Parameter keyPath: The registration, for example `\.currentUser`.
     public init(_ keyPath: KeyPath<Injections, Service?>) {
-        storage = WeakLazyStorage { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        storage = WeakLazyStorage(keyPath) { Resolver.resolve(keyPath, token: 0, caller: nil) }
     }
 
     /// The instance, resolved on first access; `nil` once it has been released.
@@ -46,67 +48,3 @@ public struct WeakLazyInjectable<Service> {
 }
 
 extension WeakLazyInjectable: Sendable where Service: Sendable {}
-
-/// The state of one `@WeakLazyInjectable` property.
-///
-/// The instance's object is held weakly. A class-bound existential (`any ParentType`) is the
-/// object and its witness tables, which a weak reference cannot carry, so the value is also
-/// kept as its bytes, without a retain, and read only while the weak reference says the object
-/// is alive.
-final class WeakLazyStorage<Service>: @unchecked Sendable {
-    // @unchecked: `resolve` is immutable, and `object`, `unretained`'s contents, `done` and
-    // `layer` are guarded by `lock`.
-    private let resolve: () -> Service?
-    private let lock = Lock()
-    private weak var object: AnyObject?
-    /// The instance as a `Service`, copied bit for bit without a retain: never released.
-    private let unretained = UnsafeMutableRawPointer.allocate(
-        byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
-    private var done = false
-    /// Where the first read resolves; let go of once it has.
-    private var layer: LayerTicket?
-
-    init(_ resolve: @escaping () -> Service?) {
-        if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
-        self.resolve = resolve
-        self.layer = LayerTicket.current
-    }
-
-    deinit {
-        unretained.deallocate()  // holds no reference: nothing to release
-    }
-
-    var value: Service? {
-        lock.lock()
-        if done {
-            let instance = read()
-            lock.unlock()
-            return instance
-        }
-        let layer = self.layer
-        lock.unlock()
-        let fresh = LayerTicket.run(in: layer, resolve)  // outside the lock, as in `LazyStorage`
-        let (value, released) = lock.withLock {
-            guard !done else { return (read(), LayerTicket?.none) }
-            if let fresh {
-                // A class instance, or a class-bound existential: `as AnyObject` is its object.
-                object = fresh as AnyObject
-                withUnsafeBytes(of: fresh) {
-                    unretained.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-                }
-            }
-            done = true
-            defer { self.layer = nil }
-            return (fresh, self.layer)
-        }
-        withExtendedLifetime((fresh, released)) {}  // released outside the lock
-        return value
-    }
-
-    /// The instance, retained, if it is alive. Call with `lock` locked.
-    private func read() -> Service? {
-        guard let alive = object else { return nil }
-        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
-        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
-    }
-}

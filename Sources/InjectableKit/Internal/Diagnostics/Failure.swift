@@ -58,6 +58,59 @@ enum Failure {
                 + "threads at once). \(advice)", cycle: names)
     }
 
+    /// A lazy wrapper's property is read again, on the thread whose first read is resolving
+    /// it, by that resolution: the read would wait for itself.
+    static func reentrantLazyRead(
+        of keyPath: AnyKeyPath, by wrapper: String, on thread: ThreadState
+    )
+        -> Never
+    {
+        let (start, key) = lazyStart(of: keyPath, in: thread.frames)
+        let names = (start.map { thread.frames[$0...].map(name(of:)) } ?? [key]) + [key]
+        stop(
+            "InjectableKit: dependency cycle: \(chain(names)) (\(wrapper)(\(key)) is read again "
+                + "while its first read resolves it). \(advice)",
+            cycle: names)
+    }
+
+    /// Threads each waiting for an instance the next one builds or a lazy wrapper's first read
+    /// the next one resolves, in a circle: one cycle, resolved on several threads at once.
+    /// The others in `circle` sleep, so their frames hold still.
+    static func crossThreadLazyCycle(_ circle: [(ThreadState, LazyOnce.Awaited)]) -> Never {
+        var names: [String] = []
+        for (index, (thread, awaited)) in circle.enumerated() {
+            // This thread builds or resolves what the thread before it waits for.
+            var frames = thread.frames[...]
+            switch circle[(index + circle.count - 1) % circle.count].1 {
+            case .entry(let built):
+                frames = frames[(frames.firstIndex { $0.helperEntry === built } ?? 0)...]
+            case .lazy(_, let keyPath):
+                let (start, key) = lazyStart(of: keyPath, in: thread.frames)
+                if let start { frames = frames[start...] } else { names.append(key) }
+            }
+            // A thread's last frame may be the resolution that waits: the next thread's.
+            if case .entry(let waited) = awaited, frames.last?.helperEntry === waited {
+                frames = frames.dropLast()
+            }
+            names += frames.map(name(of:))
+        }
+        if let first = names.first { names.append(first) }
+        stop(
+            "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
+                + "threads at once, one of them waiting for another's first read of a lazy "
+                + "wrapper). \(advice)", cycle: names)
+    }
+
+    /// Where the resolution of a lazy wrapper's key starts in `frames`, if it took a frame
+    /// there, and the key's name.
+    private static func lazyStart(of keyPath: AnyKeyPath, in frames: [Frame]) -> (Int?, String) {
+        if let start = frames.firstIndex(where: { $0.keyPath == keyPath }) {
+            return (start, name(of: frames[start]))
+        }
+        let valueType = type(of: keyPath).valueType
+        return (nil, KeyNames.name(of: keyPath) ?? "\\.<\(valueType)>")
+    }
+
     /// Asynchronous constructions that await each other in a circle; `builds` starts and ends
     /// with the same one.
     static func asyncCycle(_ builds: [AsyncBuild]) -> Never {

@@ -15,7 +15,8 @@ import Synchronization
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
-    // threads read under `BuildCoordinator.lock` while this thread waits.
+    // threads read under `BuildCoordinator.lock`, and `waitingForLazy`, which they read under
+    // `LazyOnce.condition`, while this thread waits.
     // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
     // set lookup on every access) for state that only its own thread mutates.
     @exclusivity(unchecked) var frames: [Frame] = []
@@ -25,6 +26,9 @@ final class ThreadState: @unchecked Sendable {
     /// The entries whose instances this thread is building, innermost last.
     @exclusivity(unchecked) var buildStack: [Entry] = []
     var waitingFor: Entry?
+    /// The lazy wrapper's first read this thread waits for another thread to resolve, and its
+    /// key, if any (see `LazyOnce`).
+    var waitingForLazy: (LazyOnce, key: AnyKeyPath)?
     /// How many changes of overrides or scope resets this thread has made, so that a build can
     /// tell a change its own factory made (see `Entry.obtain`).
     @exclusivity(unchecked) var changes = 0
@@ -50,6 +54,13 @@ final class ThreadState: @unchecked Sendable {
         let state = ThreadState()
         pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
         return state
+    }
+
+    /// The address of the current thread's state, which names the thread while it runs,
+    /// without the retain and release that reading ``current`` costs.
+    static var currentAddress: UInt {
+        if let raw = pthread_getspecific(threadStateKey) { return UInt(bitPattern: raw) }
+        return UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque())
     }
 
     func makeToken() -> UInt64 {

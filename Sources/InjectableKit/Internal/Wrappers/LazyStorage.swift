@@ -1,0 +1,78 @@
+/// The state of one `@LazyInjectable` property, shared by copies of its owner.
+///
+/// Not generic, and read through inlinable methods specialised where the wrapper is used, so
+/// that neither making the storage nor reading it needs the metadata of a type made from the
+/// value's (`Optional<Service>`, `LazyStorage<Service>`), which unspecialised code looks up at
+/// run time on every call. A class instance is kept as its reference; any other value in a
+/// ``LazyBox``.
+@usableFromInline
+final class LazyStorage: LazyOnce, @unchecked Sendable {
+    // @unchecked: `stored` and `boxed` are written by the one resolver before it publishes
+    // them, and read only after (see `LazyOnce`, invariant 2).
+    // NB: @exclusivity(unchecked): the once-state keeps the write apart from every read, so
+    // the run-time exclusivity check (a thread-local access set lookup) would find nothing.
+    /// The value: the instance itself, or, if `boxed`, a `LazyBox` holding it.
+    @usableFromInline @exclusivity(unchecked) var stored: AnyObject?
+    /// Recorded rather than worked out again from the type when reading: code specialised for
+    /// a type and unspecialised code may not agree whether it is one class reference (see
+    /// `isObjectReference`), and either may store what the other reads.
+    @usableFromInline @exclusivity(unchecked) var boxed = false
+
+    @usableFromInline
+    override init() {
+        super.init()
+    }
+
+    /// The value, resolved from `key` by the first read; every read passes the same key.
+    @inlinable @inline(__always)
+    func value<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+        if isResolved { return load(as: Service.self) }
+        return resolve(key)
+    }
+
+    @inlinable
+    func resolve<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+        let value: Service
+        switch begin(for: key) {
+        case .resolved: return load(as: Service.self)
+        // Without a layer, the resolver's inlined path, as for `@Injectable`.
+        case .resolve: value = Resolver.resolve(key, token: 0, caller: nil)
+        case .resolveInLayer: value = resolveInLayer(key)
+        }
+        assert(stored == nil, "only the resolver stores the value, once")
+        if isObjectReference(Service.self) {
+            stored = unsafeBitCast(value, to: AnyObject.self)
+        } else {
+            stored = LazyBox(value)
+            boxed = true
+        }
+        end()
+        return value
+    }
+
+    /// The stored value. Call once resolved.
+    @inlinable @inline(__always)
+    func load<Service>(as _: Service.Type) -> Service {
+        assert(isResolved && stored != nil, "the value is read once the resolver has stored it")
+        let object = stored.unsafelyUnwrapped
+        if boxed { return unsafeDowncast(object, to: LazyBox<Service>.self).value }
+        return unsafeBitCast(object, to: Service.self)
+    }
+
+    /// Resolves `key` in the layer the wrapper was made in (see `LayerTicket`).
+    @usableFromInline
+    func resolveInLayer<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+        LayerTicket.run(in: takeLayer()) { Resolver.resolve(key, token: 0, caller: nil) }
+    }
+}
+
+/// A value that is not one class reference, kept by a ``LazyStorage``.
+@usableFromInline
+final class LazyBox<Value> {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,0 +1,56 @@
+/// The state of one `@WeakLazyInjectable` property.
+///
+/// The instance's object is held weakly. A class-bound existential (`any ParentType`) is the
+/// object and its witness tables, which a weak reference cannot carry, so the value is also
+/// kept as its bytes, without a retain, and read only while the weak reference says the object
+/// is alive.
+final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
+    // @unchecked: `key` and `resolve` are immutable; `object` and `unretained`'s contents are
+    // written by the one resolver before it publishes them, and read only after (see
+    // `LazyOnce`, invariant 2). Reading a weak reference on several threads at once is safe.
+    private let key: AnyKeyPath
+    private let resolve: () -> Service?
+    private weak var object: AnyObject?
+    /// The instance as a `Service`, copied bit for bit without a retain: never released.
+    private let unretained = UnsafeMutableRawPointer.allocate(
+        byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+
+    init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
+        if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
+        key = keyPath
+        self.resolve = resolve
+        super.init()
+    }
+
+    deinit {
+        unretained.deallocate()  // holds no reference: nothing to release
+    }
+
+    override class var wrapperName: String { "@WeakLazyInjectable" }
+
+    var value: Service? {
+        if isResolved { return read() }
+        let fresh: Service?
+        switch begin(for: key) {
+        case .resolved: return read()
+        case .resolve: fresh = resolve()
+        case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
+        }
+        if let fresh {
+            // A class instance, or a class-bound existential: `as AnyObject` is its object.
+            object = fresh as AnyObject
+            withUnsafeBytes(of: fresh) {
+                unretained.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
+        }
+        end()
+        return fresh
+    }
+
+    /// The instance, retained, if it is alive. Call once the value is resolved.
+    private func read() -> Service? {
+        guard let alive = object else { return nil }
+        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
+        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
+    }
+}

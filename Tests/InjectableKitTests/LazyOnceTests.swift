@@ -1,0 +1,51 @@
+import Testing
+
+@testable import InjectableKit
+
+extension Injections {
+    var lazyOnceProbe: Service { Service("probe") }
+}
+
+/// The once-state's transitions on one thread (`LazyOnce`); the races are in
+/// `LazyFirstReadTests`. Nothing here resolves a key, so these run in parallel.
+@Suite struct LazyOnceTests {
+    @Test func theFirstReadMakesItsThreadTheResolverUntilItEnds() {
+        let once = LazyOnce()
+        #expect(once.phase == .unresolved)
+        #expect(!once.isResolved)
+        // Made outside any layer: resolved where it is read.
+        guard case .resolve = once.begin(for: \Injections.lazyOnceProbe) else {
+            Issue.record("the first read resolves, where it is read")
+            return
+        }
+        #expect(once.phase == .resolving(onThisThread: true, waitedFor: false))
+        once.end()
+        #expect(once.phase == .resolved)
+        #expect(once.isResolved)
+    }
+
+    @Test func aReadAfterTheFirstEndedReadsTheValue() {
+        let once = LazyOnce()
+        _ = once.begin(for: \Injections.lazyOnceProbe)
+        once.end()
+        guard case .resolved = once.begin(for: \Injections.lazyOnceProbe) else {
+            Issue.record("a later read resolves nothing")
+            return
+        }
+        #expect(once.phase == .resolved)
+    }
+
+    @Test func aWrapperMadeInALayerHandsItsLayerToTheFirstRead() {
+        let once = Injections.withOverrides { _ in
+        } operation: {
+            LazyOnce()
+        }
+        guard case .resolveInLayer = once.begin(for: \Injections.lazyOnceProbe) else {
+            Issue.record("the first read resolves, in the layer")
+            return
+        }
+        _ = once.takeLayer()
+        once.end()
+        #expect(once.phase == .resolved)
+    }
+}
