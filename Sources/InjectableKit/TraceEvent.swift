@@ -33,8 +33,8 @@ extension Injections {
     /// Injections.container.trace { logger.debug("\($0)") }
     /// ```
     ///
-    /// Off by default, and free while off: the common path of resolution does not look at it.
-    /// While on, resolutions take the slower path that records them.
+    /// Off by default, and free while off: the fast path of resolution does not look at it.
+    /// While on, resolutions take the framed path that records them.
     ///
     /// - Parameter log: Receives each resolution; by default, prints it.
     public func trace(_ log: @escaping @Sendable (TraceEvent) -> Void = { print($0) }) {

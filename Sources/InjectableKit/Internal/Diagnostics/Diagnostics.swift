@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The opt-in trace and graph recording. While neither is on, resolution never looks here: the
-/// common path checks one counter it reads anyway (`MemoTable.detours`), which turning
+/// fast path checks one counter it reads anyway (`MemoTable.detours`), which turning
 /// diagnostics on raises so that every resolution takes the framed path, where frames say who
 /// resolved what.
 enum Diagnostics {

@@ -7,7 +7,7 @@ import Synchronization
 /// An edge is recorded when a build first asks for a dependency, before the dependency is
 /// looked up (see `Internal/README.md`): a change that the lookup does not see finds the edge,
 /// and clears the building entry, whose builder then builds again. Every resolution nested in a
-/// build takes the framed path (the memo's common path steps aside while any build is in
+/// build takes the framed path (the fast path steps aside while any build is in
 /// progress). Outside builds this costs nothing; a build pays a lock and a hash per dependency.
 ///
 /// Entries are named by their serial numbers, never by address: an entry can be freed and its

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// What resolution remembers about each key, read on the common path of every resolution
+/// What resolution remembers about each key, read on the fast path of every resolution
 /// without a lock, a retain or a hash of the keypath.
 ///
 /// A key is a keypath *value*; Swift hands the same key to different call sites as different
@@ -11,21 +11,21 @@ import Synchronization
 ///   entry that holds its instance, or whether its getter is plain);
 /// - a slot per keypath object, found by the object's address without a lock: a copy of its
 ///   record's generation and entry word. Remembering a key writes every slot of its record, so
-///   that every call site of the key takes the common path from its own second resolution.
+///   that every call site of the key takes the fast path from its own second resolution.
 ///
 /// Slots are never removed and tables never shrink; a table that fills up is copied into one
 /// twice its size, and the old one is kept (readers may still be in it; its slots go stale,
-/// which sends those readers down the slow path). Every object that has a slot is kept alive,
+/// which sends those readers down the framed path). Every object that has a slot is kept alive,
 /// so that its address is never reused by another keypath while the slot exists.
 ///
 /// Keypaths with arguments are made anew at each resolution, equal objects with new
 /// addresses, so the table is bounded: at most `keyLimit` objects for one key, and `limit` in
-/// all. An object past either bound resolves correctly on the slow path.
+/// all. An object past either bound resolves correctly on the framed path.
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
-    // NB: the state the common path reads is in static atomics, which the compiler initialises
+    // NB: the state the fast path reads is in static atomics, which the compiler initialises
     // statically: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
@@ -44,15 +44,15 @@ final class MemoTable: @unchecked Sendable {
     /// The override registry's generation: bumped by every change of the global overrides, so
     /// that a slot's "no override here" can be trusted.
     static let generation = Atomic<UInt64>(1)
-    /// How many reasons there are, in any task, for resolution to step off its common path:
+    /// How many reasons there are, in any task, for resolution to step off its fast path:
     /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
     /// instances being built (whose dependencies are recorded). While there are none, the
-    /// common path reads no thread-local or task-local state.
+    /// fast path reads no thread-local or task-local state.
     private static let detours = Atomic<Int>(0)
     /// The address of the shared table's current `Slots`.
     private static let current = Atomic<UInt>(0)
 
-    /// Whether any reason to step off the common path exists (see `detours`).
+    /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
     static var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
 
@@ -147,7 +147,7 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { (objectCount, records.count) }
     }
 
-    /// What a resolution on the slow path learned about its key, to be served to every call
+    /// What a resolution on the framed path learned about its key, to be served to every call
     /// site of it.
     enum Learned {
         /// The getter calls no scope helper.
@@ -160,7 +160,7 @@ final class MemoTable: @unchecked Sendable {
         case override(AnyOverride)
     }
 
-    /// Records what the slow path learned about `keyPath`'s key, for every call site of it.
+    /// Records what the framed path learned about `keyPath`'s key, for every call site of it.
     ///
     /// An override is put in the key's box only if `generation` is still the current one (read
     /// under `lock`, which ``forgetOverrides()`` takes after the generation moved): so a box

@@ -3,7 +3,7 @@
 ///
 /// The override itself is not kept for good: every change of the global overrides empties every
 /// box (`MemoTable.forgetOverrides`), and a reader that finds its box empty resolves on the
-/// slow path. Readers take the box's lock to retain the override: a change may release it at
+/// framed path. Readers take the box's lock to retain the override: a change may release it at
 /// any moment after emptying the box.
 @usableFromInline
 final class OverrideBox: @unchecked Sendable {

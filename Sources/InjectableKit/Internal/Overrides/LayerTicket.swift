@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A wrapper holds the layer's ticket, never the layer: the layer's caches may hold the
 /// wrapper's owner (built by a scope, made later by a cached object, handed to an override),
-/// and a strong reference would then keep the layer, and every resolution off the common path,
+/// and a strong reference would then keep the layer, and every resolution off the fast path,
 /// for good. The ticket names the layer weakly and keeps a copy of its overrides: while the
 /// layer lives, a read resolves in it; once it is gone, in the one layer the ticket makes with
 /// the same overrides.
@@ -42,7 +42,7 @@ final class LayerTicket: @unchecked Sendable {
     }
 
     /// The ticket of the layer in effect for the current task; `nil` outside any layer. The
-    /// common path, with no layer anywhere, reads one counter it reads anyway.
+    /// fast path, with no layer anywhere, reads one counter it reads anyway.
     @inline(__always)
     static var current: LayerTicket? {
         guard MemoTable.hasDetours, let layer = Layers.current else { return nil }

@@ -75,7 +75,7 @@ final class OverrideRegistry: @unchecked Sendable {
         self.parent = parent
         self.isLayer = isLayer
         self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
-        // A layer keeps resolution off the memo's common path for as long as it exists, not
+        // A layer keeps resolution off the fast path for as long as it exists, not
         // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
         // the layer (retaining it) and may resolve after the operation has returned.
         if isLayer {
@@ -274,7 +274,7 @@ final class OverrideRegistry: @unchecked Sendable {
     }
 
     /// Makes every memo slot stale without changing any override. The generation is one of the
-    /// memo table's statics, which the common path reads anyway.
+    /// memo table's statics, which the fast path reads anyway.
     func invalidateMemos() {
         MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }

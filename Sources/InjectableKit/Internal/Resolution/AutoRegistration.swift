@@ -3,7 +3,7 @@ import Synchronization
 
 /// Runs ``AutoRegistering/registerAllServices()`` once before the container's first use.
 ///
-/// The common path is one atomic load. The thread that runs the hook may use the container
+/// The fast path is one atomic load. The thread that runs the hook may use the container
 /// from inside it; other threads wait until it has finished.
 enum AutoRegistration {
     private static let pending = 0
@@ -33,7 +33,7 @@ enum AutoRegistration {
         condition.withLock {
             if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }
         }
-        // Resolution's common path skips `ensure()` for keys it has memo records for: make
+        // Resolution's fast path skips `ensure()` for keys it has memo records for: make
         // them all stale, so that the next resolution of each takes the path that runs it.
         OverrideRegistry.shared.invalidateMemos()
     }

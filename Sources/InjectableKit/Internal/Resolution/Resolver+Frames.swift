@@ -24,7 +24,7 @@ extension Resolver {
     /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
     /// frame names the override whose factory builds the value, if one does.
     ///
-    /// While a frame is open, the thread's nested resolutions leave the memo's common path, so
+    /// While a frame is open, the thread's nested resolutions leave the fast path, so
     /// that what the getter resolves is recorded (see `Frame.pendingKeys`).
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.

@@ -40,7 +40,7 @@ enum Resolver {
         case observed
     }
 
-    /// The common path's first step: neither locks, retains nor hashes the keypath.
+    /// The fast path's first step: neither locks, retains nor hashes the keypath.
     ///
     /// Slots are made only by resolutions that ran the ``AutoRegistering`` hook first, and
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
@@ -63,7 +63,7 @@ enum Resolver {
         }
     }
 
-    /// Why this resolution cannot take the memo's common path, if it cannot: a task-local
+    /// Why this resolution cannot take the fast path, if it cannot: a task-local
     /// layer, or the trace, the graph recording or a build to observe. Out of line, so that
     /// ``lookup(_:)`` stays a leaf function.
     @inline(never)

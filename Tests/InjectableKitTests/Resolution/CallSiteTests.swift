@@ -4,7 +4,7 @@ import Testing
 
 @testable import InjectableKit
 
-/// Call sites of one key in several modules all take the common path after their first
+/// Call sites of one key in several modules all take the fast path after their first
 /// resolution.
 extension GlobalContainerTests {
     @Suite struct CallSiteTests {

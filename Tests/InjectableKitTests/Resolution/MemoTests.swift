@@ -72,7 +72,7 @@ extension GlobalContainerTests {
 
         @Test func aClassKeyWhoseHelperCachedAnOptionalIsServedFromTheCache() {
             let first = Injections.container.resolve(\.memoOptionalLeaf)
-            // A call site takes the common path from its second resolution.
+            // A call site takes the fast path from its second resolution.
             #expect(Injections.container.resolve(\.memoOptionalLeaf) === first)
             let runs = memoGetterRuns.count
             for _ in 0..<5 {
@@ -84,7 +84,7 @@ extension GlobalContainerTests {
         @Test func keysReadingACachedEntryAsAnotherTypeAreServedItsInstance() {
             let instance = Injections.container.resolve(\.memoCachedDerived)
             let other = Injections.container.resolve(\.memoShapeDerived)
-            for _ in 0..<2 {  // a call site takes the common path from its second resolution
+            for _ in 0..<2 {  // a call site takes the fast path from its second resolution
                 #expect(Injections.container.resolve(\.memoCachedBase) === instance)
                 #expect(Injections.container.resolve(\.memoCachedShape) === other)
             }
@@ -99,7 +99,7 @@ extension GlobalContainerTests {
 
         @Test func aKeyReadingASharedEntryAsItsBaseClassIsServedItWhileItIsHeld() {
             var held: MemoDerived? = Injections.container.resolve(\.memoSharedDerived)
-            for _ in 0..<2 {  // a call site takes the common path from its second resolution
+            for _ in 0..<2 {  // a call site takes the fast path from its second resolution
                 #expect(Injections.container.resolve(\.memoSharedBase) === held)
             }
             let runs = memoViewGetterRuns.count
