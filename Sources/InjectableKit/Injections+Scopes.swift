@@ -86,6 +86,10 @@ extension Injections {
 
     /// Another name for ``application(_:file:function:line:column:)-method``: once per process.
     ///
+    /// Both names exist because teams arrive with either: `singleton` is Factory's and
+    /// Swinject's word for this scope, `application` says how long the instance lives. They are
+    /// the same helper.
+    ///
     /// ```swift
     /// extension Injections {
     ///     var settings: Settings { singleton(Settings()) }

@@ -1,7 +1,10 @@
-// The static forms of the scope helpers, for registrations made in static code, such as
+// The static forms of the scope helpers, for code that has no `Injections` value: an override's
+// closure (`register(\.api) { Injections.cached(MockAPI()) }`) and static code, such as
 // `static func registerMockServices() { container.register { self.shared(MockService()) } }`.
+// Each forwards to the same implementation as its instance form.
 extension Injections {
-    /// The static form of ``shared(_:file:function:line:column:)-method``, for static code.
+    /// The static form of ``shared(_:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -20,7 +23,8 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``cached(_:timeToLive:file:function:line:column:)-method``, for static code.
+    /// The static form of ``cached(_:timeToLive:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -41,7 +45,8 @@ extension Injections {
             token: 0, timeToLive: timeToLive)
     }
 
-    /// The static form of ``application(_:file:function:line:column:)-method``, for static code.
+    /// The static form of ``application(_:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -60,7 +65,8 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``singleton(_:file:function:line:column:)-method``, for static code.
+    /// The static form of ``singleton(_:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -79,7 +85,8 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``graph(_:file:function:line:column:)-method``, for static code.
+    /// The static form of ``graph(_:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
@@ -98,7 +105,8 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)-method``, for static code.
+    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - scope: The scope that holds the instance.
