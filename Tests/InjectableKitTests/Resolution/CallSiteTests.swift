@@ -17,7 +17,7 @@ extension GlobalContainerTests {
             let generation = MemoTable.generation.load(ordering: .acquiring)
             let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
             let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
-            #expect(here != MemoTable.noSlot && here > MemoTable.plainGetter)
+            #expect(here != MemoTable.noSlot && here > Route.plainGetterWord)
             #expect(elsewhere == here, "both call sites read the one entry")
         }
     }

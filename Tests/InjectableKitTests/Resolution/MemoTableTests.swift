@@ -19,12 +19,12 @@ import Testing
         table.remember(here, .plainGetter, generation: 5)
         #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.noSlot)
         table.remember(here, .plainGetter, generation: 5)
-        #expect(table.ownEntryWord(for: here, at: 5) == MemoTable.plainGetter)
+        #expect(table.ownEntryWord(for: here, at: 5) == Route.plainGetterWord)
         // A second object is given a slot at its first resolution, and then reads the same.
         #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.noSlot)
         table.remember(elsewhere, .plainGetter, generation: 5)
         table.remember(elsewhere, .plainGetter, generation: 5)
-        #expect(table.ownEntryWord(for: elsewhere, at: 5) == MemoTable.plainGetter)
+        #expect(table.ownEntryWord(for: elsewhere, at: 5) == Route.plainGetterWord)
         #expect(table.counts.objects == 2)
         #expect(table.counts.keys == 1)
         // Remembering the key again, through either object, updates both slots.
@@ -39,7 +39,7 @@ import Testing
         table.remember(key, .plainGetter, generation: 9)
         table.remember(key, .plainGetter, generation: 9)
         table.remember(key, .getter, generation: 8)
-        #expect(table.ownEntryWord(for: key, at: 9) == MemoTable.plainGetter)
+        #expect(table.ownEntryWord(for: key, at: 9) == Route.plainGetterWord)
     }
 
     @Test func objectsOfOneKeyAreBoundedAndTheRestStillResolve() {
@@ -64,14 +64,14 @@ import Testing
         table.ownGeneration.store(3, ordering: .releasing)
         for key in [here, here, elsewhere, elsewhere] {
             table.remember(
-                key, .override(first), generation: 3)
+                key, override: first, generation: 3)
         }
         // Both objects of the key name one box, which holds the override.
         let word = table.ownEntryWord(for: here, at: 3)
-        #expect(word & MemoTable.overrideFlag != 0)
+        #expect(word & Route.overrideFlag != 0)
         #expect(table.ownEntryWord(for: elsewhere, at: 3) == word)
         let box = Unmanaged<OverrideBox>.fromOpaque(
-            UnsafeRawPointer(bitPattern: word & ~MemoTable.overrideFlag)!
+            UnsafeRawPointer(bitPattern: word & ~Route.overrideFlag)!
         ).takeUnretainedValue()
         #expect(box.current === first)
         // A change moves the generation on, then empties the boxes.
@@ -81,12 +81,12 @@ import Testing
         // A resolution that read the older generation finishes after the change: its override
         // is not kept.
         table.remember(
-            here, .override(first), generation: 3)
+            here, override: first, generation: 3)
         #expect(box.current == nil)
         // One at the current generation is.
         let second = Override { CallSiteService() }
         table.remember(
-            here, .override(second), generation: 4)
+            here, override: second, generation: 4)
         #expect(box.current === second)
         #expect(table.ownEntryWord(for: elsewhere, at: 4) == word)
     }

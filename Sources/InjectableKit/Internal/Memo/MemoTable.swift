@@ -29,14 +29,6 @@ final class MemoTable: @unchecked Sendable {
     // statically: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
-    /// The entry word of a plain getter (no entry address is 1).
-    static let plainGetter: UInt = 1
-    /// Set in the entry word of a keypath that reads the entry's view (see `Entry.adoptView`);
-    /// an object's address, at least 8-byte aligned on every platform, leaves the bit free.
-    static let viewFlag: UInt = 2
-    /// Set in the entry word of a key that a global override serves: the rest of the word is
-    /// the address of the key's ``OverrideBox``.
-    static let overrideFlag: UInt = 4
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
     /// address is all ones).
     static let noSlot = UInt.max
@@ -147,49 +139,50 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { (objectCount, records.count) }
     }
 
-    /// What a resolution on the framed path learned about its key, to be served to every call
-    /// site of it.
-    enum Learned {
-        /// The getter calls no scope helper.
-        case plainGetter
-        /// The getter calls helpers but cannot be served from one entry.
-        case getter
-        /// The entry holds the key's instance: as its own type, or if `view` as its view's.
-        case entry(Entry, view: Bool)
-        /// A global override serves the key.
-        case override(AnyOverride)
+    /// Records what the framed path learned about `keyPath`'s key, for every call site of it:
+    /// the getter, or the entry that holds the key's instance. The memo keeps every entry it
+    /// has named alive for good (readers do not retain what they read).
+    func remember(_ keyPath: AnyKeyPath, _ route: Route, generation: UInt64) {
+        update(keyPath, generation: generation) { _ in
+            if case .entry(let unmanaged, _) = route {
+                let entry = unmanaged.takeUnretainedValue()
+                if kept.insert(ObjectIdentifier(entry)).inserted { keptEntries.append(entry) }
+            }
+            return route
+        }
     }
 
-    /// Records what the framed path learned about `keyPath`'s key, for every call site of it.
+    /// Records that a global override serves `keyPath`'s key, in the key's box.
     ///
-    /// An override is put in the key's box only if `generation` is still the current one (read
+    /// The override is put in the box only if `generation` is still the current one (read
     /// under `lock`, which ``forgetOverrides()`` takes after the generation moved): so a box
     /// never keeps an override that a change has replaced.
-    func remember(_ keyPath: AnyKeyPath, _ learned: Learned, generation: UInt64) {
+    func remember(_ keyPath: AnyKeyPath, override: AnyOverride, generation: UInt64) {
+        var replaced: AnyOverride?
+        defer { withExtendedLifetime(replaced) {} }  // released outside the lock
+        update(keyPath, generation: generation) { record in
+            guard generation == currentGeneration else { return nil }
+            let box = record.overrideBox ?? OverrideBox()
+            record.overrideBox = box
+            replaced = box.replace(with: override)
+            return .override(Unmanaged.passUnretained(box))
+        }
+    }
+
+    /// Writes the route `learn` gives (under `lock`) to `keyPath`'s record and every slot of
+    /// it, unless the record already holds a newer generation, or `learn` gives nothing.
+    private func update(
+        _ keyPath: AnyKeyPath, generation: UInt64, _ learn: (KeyRecord) -> Route?
+    ) {
         let generationWord = UInt(truncatingIfNeeded: generation)
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
-        var replaced: AnyOverride?
-        defer { withExtendedLifetime((evicted, replaced)) {} }  // released outside the lock
+        defer { withExtendedLifetime(evicted) {} }  // released outside the lock
         lock.withLock {
             guard let record = record(for: keyPath, evicting: &evicted) else { return }
             // A resolution that started before a newer one remembered may finish after it.
             guard generationWord &- record.generation < UInt.max / 2 else { return }
-            let entryWord: UInt
-            switch learned {
-            case .plainGetter:
-                entryWord = Self.plainGetter
-            case .getter:
-                entryWord = 0
-            case .entry(let entry, let view):
-                if kept.insert(ObjectIdentifier(entry)).inserted { keptEntries.append(entry) }
-                entryWord = Self.word(of: entry) | (view ? Self.viewFlag : 0)
-            case .override(let override):
-                guard generation == currentGeneration else { return }
-                let box = record.overrideBox ?? OverrideBox()
-                record.overrideBox = box
-                replaced = box.replace(with: override)
-                entryWord = Self.word(of: box) | Self.overrideFlag
-            }
+            guard let route = learn(record) else { return }
+            let entryWord = route.word
             record.generation = generationWord
             record.entryWord = entryWord
             let table = tables[tables.count - 1]
@@ -215,14 +208,6 @@ final class MemoTable: @unchecked Sendable {
 
     /// The generation of a table that is not `shared` (tests), which they move themselves.
     let ownGeneration = Atomic<UInt64>(1)
-
-    /// An object's address as an entry word: at least 8-byte aligned (16 on 64-bit platforms),
-    /// so the flags' three bits are free.
-    private static func word(of object: AnyObject) -> UInt {
-        let word = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        assert(word & 7 == 0, "InjectableKit: an object's address is 8-byte aligned")
-        return word
-    }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.

@@ -1,6 +1,23 @@
 /// The framed path: a resolution the memo cannot serve, checked against the overrides, run in a
 /// frame, and remembered for the next one.
 extension Resolver {
+    /// Resolves what the inlined path does not: a plain getter (without a frame, while not
+    /// nested too deep), and through ``resolveInFrame`` everything else.
+    @usableFromInline
+    static func resolveRarely<Value>(
+        _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
+        caller: StaticString?, apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        if case .plainGetter = lookup, let thread = enterUnframed() {
+            let value = apply(0)
+            exitUnframed(thread)
+            return value
+        }
+        return resolveInFrame(
+            keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
+            apply: apply)
+    }
+
     /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
     /// remembering what it learned), a resolution in a task-local layer or while observed, an
     /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
@@ -8,7 +25,7 @@ extension Resolver {
     /// a plain getter's path stays short.
     @inline(never)
     static func resolveInFrame<Value>(
-        _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
+        _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
         var lookup = lookup
@@ -36,7 +53,7 @@ extension Resolver {
                 // without the registry's lock or a hash of the keypath.
                 if case .unknown = lookup, override.servedBy === OverrideRegistry.shared {
                     MemoTable.shared.remember(
-                        keyPath, .override(override.override), generation: generation)
+                        keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
                     keyPath, with: override.override, in: registry.isLayer ? registry : nil,
@@ -145,12 +162,14 @@ extension Resolver {
         // A keypath with arguments is not recorded: each one made at run time is a new object,
         // and recording it would keep it (and its arguments) alive for good.
         if frame.helperEntry?.key.argument != nil { return }
-        let learned: MemoTable.Learned
+        let learned: Route
         if frame.helperCount == 1, let entry = frame.helperEntry, entry.isHolding(value),
             entry.adoptView(Value.self)
         {
             // The entry's view, if the helper built another type (see `Entry.adoptView`).
-            learned = .entry(entry, view: entry.key.type != ObjectIdentifier(Value.self))
+            learned = .entry(
+                Unmanaged.passUnretained(entry),
+                view: entry.key.type != ObjectIdentifier(Value.self))
         } else {
             learned = frame.helperCount == 0 ? .plainGetter : .getter
         }

@@ -25,14 +25,17 @@ extension Resolver {
     /// frame names the override whose factory builds the value, if one does.
     ///
     /// While a frame is open, the thread's nested resolutions leave the fast path, so
-    /// that what the getter resolves is recorded (see `Frame.pendingKeys`).
+    /// that what the getter resolves is recorded (see `Frame.pending`).
+    ///
+    /// The ``AutoRegistering`` hook has run by then: the framed path runs it before it looks at
+    /// the overrides, and a route the memo knows was learned after it ran (re-arming the hook
+    /// makes every route stale).
     ///
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
     static func enter(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
         token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
     ) -> UInt64 {
-        AutoRegistration.ensure()
         if let caller, let index = thread.frameIndex(token: token),
             thread.frames[index].name == nil
         {

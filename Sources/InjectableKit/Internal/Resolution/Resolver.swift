@@ -18,56 +18,22 @@ enum Resolver {
     /// From this depth on, cycle detection also compares keypaths by value (not only by object).
     static let deepCheckDepth = 32
 
-    /// What the memo table knows about a keypath at the current override generation.
-    @usableFromInline
-    enum Lookup {
-        /// Nothing current: check the overrides, then apply the keypath.
-        case unknown
-        /// No override applies; the keypath's getter builds a new instance every time.
-        case getter
-        /// As `getter`, and the getter calls no scope helper.
-        case plainGetter
-        /// No override applies; the entry holds the keypath's instance, when it holds one: as
-        /// its own type, or if `view` as its view's type.
-        case entry(Unmanaged<Entry>, view: Bool)
-        /// A global override serves the key, and the box holds it unless a change has emptied
-        /// the box since.
-        case override(Unmanaged<OverrideBox>)
-        /// The task runs inside `Injections.withOverrides`: the memo, which describes the
-        /// global registry and caches, does not apply.
-        case layered
-        /// The trace or graph recording is on: resolve with frames, and remember nothing.
-        case observed
-    }
-
     /// The fast path's first step: neither locks, retains nor hashes the keypath.
     ///
     /// Slots are made only by resolutions that ran the ``AutoRegistering`` hook first, and
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
-    static func lookup(_ keyPath: AnyKeyPath) -> (Lookup, generation: UInt64) {
+    static func lookup(_ keyPath: AnyKeyPath) -> (Route, generation: UInt64) {
         let generation = MemoTable.generation.load(ordering: .acquiring)
         if MemoTable.hasDetours, let detour = detour() { return (detour, generation) }
-        switch MemoTable.entryWord(for: keyPath, at: generation) {
-        case MemoTable.noSlot: return (.unknown, generation)
-        case 0: return (.getter, generation)
-        case MemoTable.plainGetter: return (.plainGetter, generation)
-        case let word where word & MemoTable.overrideFlag != 0:
-            let address = word & ~MemoTable.overrideFlag
-            let box = Unmanaged<OverrideBox>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-            return (.override(box), generation)
-        case let word:
-            let address = word & ~MemoTable.viewFlag
-            let entry = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-            return (.entry(entry, view: word & MemoTable.viewFlag != 0), generation)
-        }
+        return (Route(word: MemoTable.entryWord(for: keyPath, at: generation)), generation)
     }
 
     /// Why this resolution cannot take the fast path, if it cannot: a task-local
     /// layer, or the trace, the graph recording or a build to observe. Out of line, so that
     /// ``lookup(_:)`` stays a leaf function.
     @inline(never)
-    private static func detour() -> Lookup? {
+    private static func detour() -> Route? {
         if Layers.current != nil { return .layered }
         if Diagnostics.active { return .observed }
         let thread = ThreadState.current
@@ -101,22 +67,5 @@ enum Resolver {
             keyPath, lookup: lookup, generation: generation, token: token,
             caller: token == 0 ? nil : caller
         ) { Injections(token: $0)[keyPath: keyPath] }
-    }
-
-    /// Resolves what the inlined path does not: a plain getter (without a frame, while not
-    /// nested too deep), and through ``resolveInFrame`` everything else.
-    @usableFromInline
-    static func resolveRarely<Value>(
-        _ keyPath: KeyPath<Injections, Value>, lookup: Lookup, generation: UInt64, token: UInt64,
-        caller: StaticString?, apply: (_ token: UInt64) -> Value
-    ) -> Value {
-        if case .plainGetter = lookup, let thread = enterUnframed() {
-            let value = apply(0)
-            exitUnframed(thread)
-            return value
-        }
-        return resolveInFrame(
-            keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
-            apply: apply)
     }
 }
