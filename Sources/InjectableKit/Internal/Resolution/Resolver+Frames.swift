@@ -42,7 +42,7 @@ extension Resolver {
             thread.frames[index].name = caller
         }
         checkForCycle(keyPath, on: thread)
-        let frameToken = thread.makeToken()
+        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
         thread.depth += 1
         MemoTable.beginDetour()
         thread.frames.append(

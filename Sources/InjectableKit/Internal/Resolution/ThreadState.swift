@@ -44,7 +44,7 @@ final class ThreadState: @unchecked Sendable {
 
     private init() {
         let index = Self.threadCount.wrappingAdd(1, ordering: .relaxed).newValue
-        nextToken = index << 32
+        nextToken = index << 40
     }
 
     static var current: ThreadState {
@@ -63,15 +63,22 @@ final class ThreadState: @unchecked Sendable {
         return UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque())
     }
 
-    func makeToken() -> UInt64 {
-        nextToken &+= 1
-        return nextToken
+    /// A handle for the frame about to be pushed at `index`: the `Injections` value its getter
+    /// receives carries it, and the getter's helpers find the frame by it at once. Its low 16
+    /// bits are the frame's index plus one (frames never nest past `Resolver.depthLimit`), the
+    /// rest a count that makes it unique on this thread.
+    func makeToken(forFrameAt index: Int) -> UInt64 {
+        assert(index < 0xFFFF, "frames nest less than 65,535 deep")
+        nextToken &+= 1 << 16
+        return nextToken | UInt64(index + 1)
     }
 
-    /// The index of the frame whose getter received the `Injections` value with `token`.
+    /// The index of the frame whose getter received the `Injections` value with `token`, if
+    /// that frame is still open.
     func frameIndex(token: UInt64) -> Int? {
-        guard token != 0 else { return nil }
-        return frames.lastIndex { $0.token == token }
+        let index = Int(truncatingIfNeeded: token & 0xFFFF) - 1
+        guard index >= 0, index < frames.count, frames[index].token == token else { return nil }
+        return index
     }
 }
 
