@@ -6,9 +6,9 @@ final class ScopeStorage: @unchecked Sendable {
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
     // (a thread-local access set lookup on every access) would only add cost.
     private let lock = Lock(rank: .scopeStorage)
-    @exclusivity(unchecked) private var entries: [EntryKey: Entry] = [:]
+    @exclusivity(unchecked) var entries: [EntryKey: Entry] = [:]
     /// How many of `entries` are for argument values or overrides: kept only while in use.
-    @exclusivity(unchecked) private var forgettableEntries = 0
+    @exclusivity(unchecked) var forgettableEntries = 0
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -26,17 +26,17 @@ final class ScopeStorage: @unchecked Sendable {
         defer { withExtendedLifetime((forgotten, loaded)) {} }  // released outside the lock
         return lock.withLock {
             if let entry = entries[key] { return entry }
+            // Pruned before the new entry is filed, which is idle and empty too.
+            if key.isForgettable && forgettableEntries + 1 >= pruneAt {
+                forgotten = forget {
+                    $0.key.isForgettable && $0.isIdleAndEmpty(keeping: &loaded)
+                }
+                pruneAt = max(Self.minimumPruneAt, (forgettableEntries + 1) * 2)
+            }
             let entry = make()
             entries[key] = entry
-            if key.isForgettable {
-                forgettableEntries += 1
-                if forgettableEntries >= pruneAt {
-                    forgotten = forget {
-                        $0.key.isForgettable && $0.isIdleAndEmpty(keeping: &loaded)
-                    }
-                    pruneAt = max(Self.minimumPruneAt, forgettableEntries * 2)
-                }
-            }
+            if key.isForgettable { forgettableEntries += 1 }
+            checkInvariants(filing: entry)
             return entry
         }
     }
@@ -64,6 +64,7 @@ final class ScopeStorage: @unchecked Sendable {
         for waiters in wake { waiters.broadcast() }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
+        checkInvariants(filing: nil)
         return forgotten
     }
 

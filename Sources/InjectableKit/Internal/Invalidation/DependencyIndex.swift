@@ -18,7 +18,7 @@ final class DependencyIndex: @unchecked Sendable {
     static let shared = DependencyIndex()
 
     /// What one dependent entry was built from: the keys of its edges, for removing them.
-    private struct Sources {
+    struct Sources {
         weak var entry: Entry?
         var keys: Set<InRegistry<AnyKeyPath>> = []
         var types: Set<InRegistry<ObjectIdentifier>> = []
@@ -27,17 +27,17 @@ final class DependencyIndex: @unchecked Sendable {
 
     /// A key or a type as one override registry (by serial number) decides it: a change of
     /// overrides reaches only the instances built from the registry that changed.
-    private struct InRegistry<Key: Hashable>: Hashable {
+    struct InRegistry<Key: Hashable>: Hashable {
         let registry: UInt64
         let key: Key
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     private let lock = Lock(rank: .dependencyIndex)
-    @exclusivity(unchecked) private var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
-    @exclusivity(unchecked) private var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
-    @exclusivity(unchecked) private var byEntry: [UInt64: Set<UInt64>] = [:]
-    @exclusivity(unchecked) private var sources: [UInt64: Sources] = [:]
+    @exclusivity(unchecked) var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
+    @exclusivity(unchecked) var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
+    @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
+    @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
 
     /// How many edges the index keeps (for tests of its bound).
     var edgeCount: Int {
@@ -90,6 +90,7 @@ final class DependencyIndex: @unchecked Sendable {
                 if sources[serial]!.types.insert(type).inserted { added.types.append(registry) }
                 byType[type, default: []].insert(serial)
             }
+            checkInvariants(of: serial)
             return added
         }
     }
@@ -128,6 +129,7 @@ final class DependencyIndex: @unchecked Sendable {
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
                 entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
+            checkInvariants(of: dependent.serial)
         }
     }
 

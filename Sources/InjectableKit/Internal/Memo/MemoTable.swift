@@ -71,7 +71,7 @@ final class MemoTable: @unchecked Sendable {
     }
 
     /// One key: every keypath object equal to it that has a slot, and what was last remembered.
-    private final class KeyRecord {
+    final class KeyRecord {
         var objects: [AnyKeyPath] = []
         var generation: UInt = 0
         var entryWord: UInt = 0
@@ -86,17 +86,17 @@ final class MemoTable: @unchecked Sendable {
     /// A table of its own, for a table that is not `shared` (tests).
     private let ownCurrent = Atomic<UInt>(0)
     private let lock = Lock(rank: .memoTable)
-    @exclusivity(unchecked) private var tables: [Slots]
+    @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
-    @exclusivity(unchecked) private var records: [AnyKeyPath: KeyRecord] = [:]
-    @exclusivity(unchecked) private var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
+    @exclusivity(unchecked) var records: [AnyKeyPath: KeyRecord] = [:]
+    @exclusivity(unchecked) var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
     /// Keypath objects resolved once and not yet given a slot, kept alive so that their
     /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
     /// is resolved again and then gets its slot; a keypath with arguments, a new object at each
     /// evaluation, never does, and is let go.
     @exclusivity(unchecked) private var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
     static let seenLimit = 4096
-    @exclusivity(unchecked) private var objectCount = 0
+    @exclusivity(unchecked) var objectCount = 0
     /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
     /// they read, never see a freed one.
     @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
@@ -239,24 +239,9 @@ final class MemoTable: @unchecked Sendable {
         return record
     }
 
-    /// Debug builds check that every object of `record` has a slot saying what the record says.
-    private func checkInvariants(_ record: KeyRecord) {
-        #if DEBUG
-            let table = tables[tables.count - 1]
-            for object in record.objects {
-                assert(recordsByObject[ObjectIdentifier(object)] === record)
-                assert(records[object] === record, "an object's record is its value's record")
-                assert(
-                    table.entryWord(for: Self.address(of: object), at: record.generation)
-                        == record.entryWord, "every slot of a key says what its record says")
-            }
-            assert(objectCount <= limit && record.objects.count <= keyLimit)
-        #endif
-    }
-
     /// The key of `keyPath`'s slot.
     @inline(__always)
-    private static func address(of keyPath: AnyKeyPath) -> UInt {
+    static func address(of keyPath: AnyKeyPath) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque())
     }
 }

@@ -1,0 +1,27 @@
+/// The dependency index's invariants (`Internal/README.md`, "Dependency edges"), checked in
+/// builds made with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`; free otherwise.
+extension DependencyIndex {
+    /// Checks that the two sides of the edges of the dependent numbered `serial` agree: every
+    /// edge it lists is in the index under its source (unless that source entry is gone, which
+    /// took its side along), and, once it is forgotten, no set in the index names it. Local to
+    /// one dependent, so that checking after every change stays cheap. Call with `lock` locked.
+    @inline(__always)
+    func checkInvariants(of serial: UInt64) {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            guard let source = sources[serial] else { return }
+            for key in source.keys {
+                precondition(byKey[key]?.contains(serial) == true, "a key edge in one side only")
+            }
+            for type in source.types {
+                precondition(
+                    byType[type]?.contains(serial) == true, "a type edge in one side only")
+            }
+            for entry in source.entries {
+                // Serial numbers are never reused, so a gone source's side never comes back.
+                precondition(
+                    byEntry[entry].map { $0.contains(serial) } ?? true,
+                    "an entry edge in one side only")
+            }
+        #endif
+    }
+}

@@ -1,0 +1,21 @@
+/// The memo's invariants (`Internal/README.md`, "Key record and slot"), checked in debug builds
+/// and in builds made with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`.
+extension MemoTable {
+    /// Checks that every object of `record` has a slot saying what the record says. Call with
+    /// `lock` locked.
+    @inline(__always)
+    func checkInvariants(_ record: KeyRecord) {
+        #if DEBUG || INJECTABLEKIT_INTERNAL_CHECKS
+            let table = tables[tables.count - 1]
+            for object in record.objects {
+                precondition(recordsByObject[ObjectIdentifier(object)] === record)
+                precondition(
+                    records[object] === record, "an object's record is its value's record")
+                precondition(
+                    table.entryWord(for: Self.address(of: object), at: record.generation)
+                        == record.entryWord, "every slot of a key says what its record says")
+            }
+            precondition(objectCount <= limit && record.objects.count <= keyLimit)
+        #endif
+    }
+}
