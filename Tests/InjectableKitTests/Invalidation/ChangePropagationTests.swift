@@ -30,6 +30,20 @@ extension Injections {
 
     fileprivate var atomicLookup: LevelLeaf { LevelLeaf("live") }
 
+    fileprivate var onceConfig: LevelLeaf { LevelLeaf("config") }
+    /// Reads its configuration, then takes a while, before its helper runs.
+    fileprivate var onceService: LevelParent {
+        let config = resolve(\.onceConfig)
+        usleep(2_000)
+        return scoped(.onceScope, LevelParent(config))
+    }
+    fileprivate var raceDependency: LevelLeaf { cached(LevelLeaf("dependency")) }
+    fileprivate var raceHolder: LevelParent {
+        let dependency = resolve(\.raceDependency)
+        usleep(500)
+        return scoped(.onceScope, LevelParent(dependency))
+    }
+
     fileprivate var earlyApi: LevelLeaf { cached(LevelLeaf("live")) }
     /// Resolves its dependency in the getter, before its scope helper runs.
     fileprivate var earlyService: LevelParent {
@@ -46,6 +60,8 @@ extension Injections {
 
 extension Injections.Scope {
     fileprivate static let walkLeafScope = Injections.Scope.cached("walkLeafScope")
+    fileprivate static let onceScope = Injections.Scope.cached("onceScope")
+    fileprivate static let idleScope = Injections.Scope.cached("idleScope")
 }
 
 private enum WalkCounter {
@@ -136,6 +152,41 @@ extension GlobalContainerTests {
             #expect(container.resolve(\.earlyService).leaf.tag == "live")
         }
 
+        @Test func resetsOfAnotherScopeNeverMakeAScopedInstanceTwice() {
+            let container = Injections.container
+            let stop = Atomic<Bool>(false)
+            let resetter = Background {
+                while !stop.load(ordering: .relaxed) { Injections.Scope.idleScope.reset() }
+            }
+            var extra = 0
+            for _ in 0..<stressSize(quick: 5, full: 20) {
+                Injections.Scope.onceScope.reset()
+                let resolutions = (0..<4).map { _ in Background { container.resolve(\.onceService) }
+                }
+                let instances = resolutions.compactMap { $0.result(within: 10) }
+                extra += Set(instances.map(ObjectIdentifier.init)).count - 1
+            }
+            stop.store(true, ordering: .relaxed)
+            _ = resetter.result(within: 10)
+            #expect(extra == 0)
+        }
+
+        @Test func aResetRacingABuildNeverLeavesItsInstanceStale() {
+            let container = Injections.container
+            var stale = 0
+            for _ in 0..<stressSize(quick: 100, full: 1_000) {
+                Injections.Scope.onceScope.reset()
+                let holder = Background { container.resolve(\.raceHolder) }
+                usleep(100)
+                Injections.Scope.cached.reset()
+                _ = holder.result(within: 10)
+                if container.resolve(\.raceHolder).leaf !== container.resolve(\.raceDependency) {
+                    stale += 1
+                }
+            }
+            #expect(stale == 0)
+        }
+
         @Test func anOverrideLookupSeesOneStateOfTheRegistry() {
             let container = Injections.container
             defer {
@@ -154,7 +205,7 @@ extension GlobalContainerTests {
                     }
                 }
             }
-            for _ in 0..<stressSize(quick: 150, full: 2_000) {
+            for _ in 0..<stressSize(quick: 150, full: 500) {
                 container.register(\.atomicLookup) { LevelLeaf("key") }  // key and type
                 container.reset(LevelLeaf.self)  // key
                 container.register { LevelLeaf("type") }  // key and type

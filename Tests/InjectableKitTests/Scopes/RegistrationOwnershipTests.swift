@@ -1,5 +1,6 @@
-import InjectableKit
 import Testing
+
+@testable import InjectableKit
 
 // Each test runs in its own `withOverrides` layer, whose overrides and scope caches are its
 // own, so the suite runs in parallel with the others.
@@ -32,6 +33,13 @@ extension Injections {
     }
 
     fileprivate var ownedSingleton: any OwnedService { application(LiveOwnedService()) }
+
+    /// A helper function without parameters: one instance, whichever key calls it.
+    fileprivate func sharedLeaf() -> OwnedLeaf { cached(OwnedLeaf("shared")) }
+    fileprivate var aliasA: OwnedLeaf { sharedLeaf() }
+    fileprivate var aliasB: OwnedLeaf { sharedLeaf() }
+    fileprivate var liveLeaf: OwnedLeaf { cached(OwnedLeaf("live")) }
+    fileprivate subscript(ownedAccount id: Int) -> OwnedLeaf { cachedLeaf("account \(id)") }
 
     fileprivate var overriddenA: OwnedLeaf { OwnedLeaf("live A") }
     fileprivate var overriddenB: OwnedLeaf { OwnedLeaf("live B") }
@@ -73,6 +81,38 @@ extension Injections {
                 }
                 #expect(container.resolve(\.overriddenA).tag == "mock \(version)")
             }
+        }
+    }
+
+    @Test func keysThatCallOneHelperWithoutParametersShareItsInstance() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let container = Injections.container
+            #expect(container.resolve(\.aliasA) === container.resolve(\.aliasB))
+        }
+    }
+
+    @Test func anOverrideThatReadsAPropertyServesThatPropertysInstance() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let container = Injections.container
+            container.register(\.overriddenA) { Injections.container.liveLeaf }
+            #expect(container.resolve(\.overriddenA) === container.resolve(\.liveLeaf))
+        }
+    }
+
+    @Test func aHelperFunctionsInstancesPerArgumentGoWithAScopeReset() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let container = Injections.container
+            for id in 0..<100 { _ = container.resolve(\.[ownedAccount: id]) }
+            #expect(
+                container.resolve(\.[ownedAccount: 7]) === container.resolve(\.[ownedAccount: 7]))
+            #expect(container.resolve(\.[ownedAccount: 7]).tag == "account 7")
+            let storage = OverrideRegistry.current.storage(for: .cached)
+            #expect(storage.entryCount >= 100)
+            Injections.Scope.cached.reset()
+            #expect(storage.entryCount == 0)
         }
     }
 

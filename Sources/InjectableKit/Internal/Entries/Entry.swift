@@ -464,6 +464,9 @@ final class Entry: @unchecked Sendable {
         return (old, starts)
     }
 
+    /// The entry's epoch, which every drop of its instance moves on.
+    var currentEpoch: UInt64 { lock.withLock { epoch } }
+
     /// How many builds have started (see `buildStarts`).
     var startedBuilds: UInt64 { lock.withLock { buildStarts } }
 }

@@ -19,9 +19,9 @@ struct EntryKey: Hashable, @unchecked Sendable {
         case site
         /// The keypath that carries a subscript's arguments (`\.[account: 42]`): hashed.
         case argument(AnyKeyPath)
-        /// The key being resolved, for a helper in a function or closure that several keys may
-        /// call (an app's own `func cachedLeaf(_:)`): compared, not hashed, since keys that
-        /// share a site are rare and hashing a keypath walks its components.
+        /// The key being resolved, for a helper in a function with parameters that several
+        /// keys may call (an app's own `func cachedLeaf(_:)`), one instance per key (per
+        /// argument value, for a subscript key).
         case owner(AnyKeyPath)
         /// The override whose factory called the helper: one registration for every key it
         /// serves, and never the one its replacement serves, so that a replaced override's
@@ -54,11 +54,12 @@ struct EntryKey: Hashable, @unchecked Sendable {
     }
 
     /// Whether its scope forgets the entry when reset, or when the entry is idle and empty: an
-    /// entry for one argument value or one override, of which there may be any number.
+    /// entry for one argument value, one override or one owner key (which may carry
+    /// arguments), of which there may be any number.
     var isForgettable: Bool {
         switch registration {
-        case .argument, .override: true
-        case .site, .owner: false
+        case .argument, .override, .owner: true
+        case .site: false
         }
     }
 
@@ -77,6 +78,9 @@ struct EntryKey: Hashable, @unchecked Sendable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(folded)
-        if let argument { hasher.combine(argument) }
+        switch registration {
+        case .argument(let keyPath), .owner(let keyPath): hasher.combine(keyPath)
+        case .site, .override: break
+        }
     }
 }

@@ -74,22 +74,19 @@ final class ScopeStorage: @unchecked Sendable {
     /// builder builds again (see `Entry.obtain`).
     func reset() {
         ThreadState.current.changes += 1
-        ChangeCount.advance()
         let (all, forgotten) = lock.withLock {
             let all = Array(entries.values)
             let forgotten =
                 forgettableEntries > 0 ? forget { $0.key.isForgettable } : []
             return (all, forgotten)
         }
-        // Dropped outside `lock`: an instance's deinit may resolve through this scope. An
-        // entry with dependency edges goes through the walk that finds what was built from it.
+        // Dropped outside `lock`: an instance's deinit may resolve through this scope. Every
+        // entry is dropped first and its edges looked at after, so that a build that read it
+        // before the drop is found (see `DependencyIndex.invalidate`).
         var walked: [Entry] = []
         for entry in all {
-            if !entry.mayHaveEdges {
-                entry.clear()
-            } else {
-                walked.append(entry)
-            }
+            entry.clear()
+            if entry.mayHaveEdges { walked.append(entry) }
         }
         if !walked.isEmpty {
             let released = DependencyIndex.shared.invalidate(roots: walked)

@@ -200,12 +200,15 @@ final class DependencyIndex: @unchecked Sendable {
     /// since this walk dropped it. The walk ends: the edges form no cycle (a cycle of builds
     /// stops the process), so every entry is met at most once per path to it.
     ///
-    /// - Returns: What the dropped entries held, for the caller to release once it holds no lock.
+    /// - Returns: What the dropped entries held, and the entries the walk loaded, for the caller
+    ///   to release once it holds no lock (an entry's last reference may be the walk's, and
+    ///   its deinit releases its key's override or arguments).
     func invalidate(
         roots: [Entry], keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [],
         in registry: UInt64 = 0
-    ) -> [Entry.Detached] {
+    ) -> (cells: [Entry.Detached], entries: [Entry]) {
         var released: [Entry.Detached] = []
+        var loaded: [Entry] = []
         released.reserveCapacity(roots.count)
         // Only entries with edges are remembered or walked from: one without outgoing edges
         // is never met again as a dependent (a build that records one later is met and dropped
@@ -226,7 +229,9 @@ final class DependencyIndex: @unchecked Sendable {
                 entry = fromKeys[next - roots.count]
             } else if let walked = pending.popLast() {
                 // Asked only now that its instance is dropped (see above).
-                for dependent in built(from: walked) {
+                let dependents = built(from: walked)
+                loaded += dependents
+                for dependent in dependents {
                     if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
                         continue
                     }
@@ -243,7 +248,7 @@ final class DependencyIndex: @unchecked Sendable {
             released.append(cells)
             remember(entry, starts, in: &dropped, pending: &pending)
         }
-        return released
+        return (released, loaded + fromKeys)
     }
 
     /// Notes a dropped entry for ``invalidate(roots:keys:types:in:)``: the builds started when

@@ -65,6 +65,11 @@ final class OverrideRegistry: @unchecked Sendable {
 
     @exclusivity(unchecked) private var saved: [Overrides] = []
     private let emptyFlag = Atomic<Bool>(true)
+    /// How many changes of the overrides this registry has published.
+    private let changes = Atomic<UInt64>(0)
+
+    /// How many changes of the overrides this registry has published.
+    var changeCount: UInt64 { changes.load(ordering: .sequentiallyConsistent) }
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
     /// Names this layer for the lazy wrappers made in it (see `LayerTicket`); made on first
@@ -324,7 +329,9 @@ final class OverrideRegistry: @unchecked Sendable {
             // either recorded its edge before the search (and is found), or looks the key up
             // after this store (and sees the change). See `DependencyIndex`.
             emptyFlag.store(current.isEmpty, ordering: .sequentiallyConsistent)
-            ChangeCount.advance()
+            // Before the search: a build that read the old state either sees the count move,
+            // or recorded its edges before this search (see `PendingReads`).
+            changes.wrappingAdd(1, ordering: .sequentiallyConsistent)
             ownTicket?.update(current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {

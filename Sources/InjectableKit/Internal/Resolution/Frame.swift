@@ -38,7 +38,7 @@ struct Frame {
     var pendingReads: PendingReads {
         mutating get {
             if let pending { return pending }
-            let made = PendingReads(changesAtStart: ChangeCount.current)
+            let made = PendingReads()
             pending = made
             return made
         }
@@ -62,15 +62,26 @@ struct PendingKey {
 }
 
 /// What a getter resolved outside its helper: keys, each with the override registries it was
-/// decided in, and scope entries read. Only its frame's thread touches it.
+/// decided in, and scope entries read, each noted before it was read (the registries' change
+/// counts, the entry's epoch), so that the helper's build can tell exactly whether any of them
+/// changed before its edges were recorded. Only its frame's thread touches it.
 final class PendingReads {
     var keys: [PendingKey] = []
-    var entries: [Entry] = []
-    /// ``ChangeCount`` before the first of these reads, so that the helper's build can tell
-    /// whether what they read may have changed since.
-    let changesAtStart: UInt64
+    var entries: [(entry: Entry, epoch: UInt64)] = []
+    /// Each registry consulted, with its change count before the first lookup in it.
+    var registries: [(registry: OverrideRegistry, changes: UInt64)] = []
 
-    init(changesAtStart: UInt64) {
-        self.changesAtStart = changesAtStart
+    /// Notes `registry`'s change count, before a lookup in it, unless noted already.
+    func note(_ registry: OverrideRegistry) {
+        guard !registries.contains(where: { $0.registry === registry }) else { return }
+        registries.append((registry, registry.changeCount))
     }
+
+    /// Whether nothing read has changed since it was noted: no registry consulted has
+    /// changed, and no entry read was dropped. Call after the reads' edges are recorded.
+    var isCurrent: Bool {
+        registries.allSatisfy { $0.registry.changeCount == $0.changes }
+            && entries.allSatisfy { $0.entry.currentEpoch == $0.epoch }
+    }
+
 }

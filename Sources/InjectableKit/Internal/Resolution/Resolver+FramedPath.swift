@@ -66,6 +66,7 @@ extension Resolver {
             caller: caller, on: thread)
         let value = apply(frameToken)
         let frame = exit(on: thread)
+
         // Learned where a key resolves in a frame only now and then (a first resolution, or in
         // a layer), not on the paths that take a frame every time.
         switch lookup {
@@ -86,7 +87,7 @@ extension Resolver {
     /// The override for `keyPath` in `registry` and those beneath it, if any, having recorded
     /// the key as a dependency of what is being built from it: of the build in progress, and,
     /// when the enclosing resolution's getter runs outside its helpers, of that resolution's
-    /// helper entry, once it builds (`Frame.pendingKeys`).
+    /// helper entry, once it builds (`Frame.pending`).
     ///
     /// A build records what it asks for, in every registry it consults, before looking it up: a
     /// change the lookup misses then finds the edge, and has the build run again (see
@@ -99,11 +100,10 @@ extension Resolver {
         let type = ObjectIdentifier(Value.self)
         let thread = MemoTable.hasDetours ? ThreadState.current : nil
         let building = thread?.buildStack.last
-        let enclosing = thread.flatMap { thread in
-            thread.frames.indices.last.flatMap { thread.frames[$0].isOutsideHelpers ? $0 : nil }
-        }
+        // Noted before the lookup, so that the counts precede everything read.
+        let pending = thread?.pendingReadsOfOpenFrames() ?? []
         let chain =
-            building != nil || enclosing != nil ? registry.chain.map(\.serial) : [UInt64]()
+            building != nil || !pending.isEmpty ? registry.chain.map(\.serial) : [UInt64]()
         var added: (keys: [UInt64], types: [UInt64]) = ([], [])
         if let building {
             added = DependencyIndex.shared.record(
@@ -111,8 +111,13 @@ extension Resolver {
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
         // metadata, made at each type's first resolution.
-        // Made before the lookup, so that the count it notes precedes everything read.
-        let pending = thread.flatMap { thread in enclosing.map { thread.frames[$0].pendingReads } }
+        for reads in pending {
+            var consulted: OverrideRegistry? = registry
+            while let here = consulted {
+                reads.note(here)
+                consulted = here.beneath
+            }
+        }
         var servedBy: OverrideRegistry?
         var byKey = false
         let found = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
@@ -129,10 +134,12 @@ extension Resolver {
                     typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
             }
         }
-        pending?.keys.append(
-            PendingKey(
-                key: keyPath, type: type, keyRegistries: keyRegistries,
-                typeRegistries: typeRegistries))
+        for reads in pending {
+            reads.keys.append(
+                PendingKey(
+                    key: keyPath, type: type, keyRegistries: keyRegistries,
+                    typeRegistries: typeRegistries))
+        }
         guard let found, let servedBy else { return nil }
         return (found, servedBy)
     }

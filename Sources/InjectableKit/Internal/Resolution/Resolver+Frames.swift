@@ -69,6 +69,7 @@ extension Resolver {
     {
         let frame = thread.frames.removeLast()
         MemoTable.endDetour()
+
         if MemoTable.hasDetours {
             if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
             if let verification = thread.verification {

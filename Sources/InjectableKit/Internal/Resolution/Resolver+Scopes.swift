@@ -29,12 +29,17 @@ extension Resolver {
         // An instance belongs to its registration: an override is one, for every key it serves;
         // a helper outside a property's getter may be called for any number of keys, each its
         // own registration (see `EntryKey`).
+        let override = ownerIndex.flatMap { thread.frames[$0].override }
         let registration: EntryKey.Registration =
-            if let override = ownerIndex.flatMap({ thread.frames[$0].override }) {
-                .override(override)
-            } else if let argument {
+            if let argument {
                 .argument(argument)
-            } else if let owner, !site.isInPropertyGetter {
+            } else if site.isInPropertyGetter {
+                // A property's getter is that registration, whoever reads it: an alias
+                // (`var service: any P { live }`) or an override's closure shares its instance.
+                .site
+            } else if let override {
+                .override(override)
+            } else if let owner, !site.isInFunctionWithoutParameters {
                 .owner(owner)
             } else {
                 .site
@@ -93,7 +98,13 @@ extension Resolver {
                 DependencyIndex.shared.record(building, entry: entry)
             }
             if enclosing >= 0, thread.frames[enclosing].isOutsideHelpers {
-                thread.frames[enclosing].pendingReads.entries.append(entry)
+                // Noted before the entry is read, in every frame its value may flow into.
+                let epoch = entry.currentEpoch
+                var index = enclosing
+                while index >= 0, thread.frames[index].isOutsideHelpers {
+                    thread.frames[index].pendingReads.entries.append((entry, epoch))
+                    index -= 1
+                }
             }
             let obtained = entry.obtain(
                 {
@@ -110,12 +121,12 @@ extension Resolver {
                     return run()
                 },
                 keepIf: {
-                    // What the getter resolved before its helper may have changed since, and
-                    // the build, reusing it, cannot tell: not kept (see `ChangeCount`).
+                    // What the getter read before its helper may have changed since: then the
+                    // build, reusing it, cannot tell, and its instance is not kept.
                     guard let ownerIndex, let pending = thread.frames[ownerIndex].pending else {
                         return true
                     }
-                    return ChangeCount.current == pending.changesAtStart
+                    return pending.isCurrent
                 }, on: thread, into: slot)
             if obtained { return slot.move() }
             // The entry was retired (its scope reset) before this thread could build: its
@@ -133,7 +144,7 @@ extension Resolver {
                 typeRegistries: key.typeRegistries)
         }
         for read in pending.entries {
-            DependencyIndex.shared.record(entry, entry: read)
+            DependencyIndex.shared.record(entry, entry: read.entry)
         }
     }
 }

@@ -53,6 +53,17 @@ struct Site: Hashable, Sendable {
 
     private static let subscriptPrefix: StaticString = "subscript("
 
+    /// Whether the helper sits in a function without parameters (`func sharedImpl()`): like a
+    /// getter, one instance, however many keys call it (`var a: Impl { sharedImpl() }` and
+    /// `var b: Impl { sharedImpl() }` share it).
+    var isInFunctionWithoutParameters: Bool {
+        guard function.hasPointerRepresentation, function.utf8CodeUnitCount >= 2 else {
+            return false
+        }
+        let end = function.utf8Start + function.utf8CodeUnitCount
+        return end[-2] == 0x28 && end[-1] == 0x29  // "()"
+    }
+
     /// Whether the helper sits in a property's getter (its `#function` is the property's name,
     /// with no parameter list), which is that registration alone; in a function or a closure
     /// of one, any number of keys may call it (an app's own `func cachedLeaf(_:)`).
