@@ -1,8 +1,8 @@
 // A stand-in for Apple's Darwin module, so that CI type-checks the library's
 // `#if canImport(Darwin)` branches on Linux (see run.sh). Never shipped. It declares only the
 // C functions those branches call, as Swift imports them from the macOS and iOS SDK headers
-// (`<pthread.h>` is annotated for nullability; `<string.h>` is not, hence the `!`s). Swift
-// imports C functions as `@discardableResult`, and keeps their C names.
+// (`<pthread.h>` is annotated for nullability and availability; `<string.h>` is not, hence the
+// `!`s). Swift imports C functions as `@discardableResult`, and keeps their C names.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase, TypeNamesShouldBeCapitalized
 
 /// `pthread_key_t`: `__darwin_pthread_key_t`, an `unsigned long`.
@@ -16,6 +16,7 @@ public typealias pthread_key_t = UInt
 ///   - key: Where the new key is stored.
 ///   - destructor: Called with a thread's non-`nil` value when the thread exits.
 /// - Returns: 0, or an error number.
+@available(macOS 10.4, iOS 2.0, *)
 @discardableResult
 public func pthread_key_create(
     _ key: UnsafeMutablePointer<pthread_key_t>,
@@ -30,6 +31,7 @@ public func pthread_key_create(
 /// - Parameter key: The key.
 /// - Returns: The calling thread's value for `key`, or `nil`.
 @available(*, noasync, message: "Use Task Local Values instead")
+@available(macOS 10.4, iOS 2.0, *)
 @discardableResult
 public func pthread_getspecific(_ key: pthread_key_t) -> UnsafeMutableRawPointer? {
     fatalError("stub")
@@ -43,6 +45,7 @@ public func pthread_getspecific(_ key: pthread_key_t) -> UnsafeMutableRawPointer
 ///   - value: The calling thread's new value for `key`.
 /// - Returns: 0, or an error number.
 @available(*, noasync, message: "Use Task Local Values instead")
+@available(macOS 10.4, iOS 2.0, *)
 @discardableResult
 public func pthread_setspecific(_ key: pthread_key_t, _ value: UnsafeRawPointer?) -> Int32 {
     fatalError("stub")
