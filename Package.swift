@@ -4,10 +4,14 @@ import PackageDescription
 let package = Package(
     name: "InjectableKit",
     // Observation needs macOS 14 / iOS 17; the library's locks and atomics come from the
-    // Synchronization module, which needs macOS 15 / iOS 18.
+    // Synchronization module, which needs macOS 15 / iOS 18. .ci/availability.tsv lists every
+    // system API the library uses with the first versions that have it.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "InjectableKit", targets: ["InjectableKit"]),
+        // The same library, linked dynamically: one copy, and so one container, for an app and
+        // the test bundles or frameworks that it loads (see the README's Installation).
+        .library(name: "InjectableKitDynamic", type: .dynamic, targets: ["InjectableKit"]),
         .library(name: "InjectableTesting", targets: ["InjectableTesting"]),
         .executable(name: "Demo", targets: ["Demo"]),
     ],

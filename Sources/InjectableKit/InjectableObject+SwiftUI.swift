@@ -1,5 +1,5 @@
-// SwiftUI support, on the platforms that have it. Not built on Linux, where this package is
-// tested; kept to declarations whose shape is checked by the Apple SDKs' own documentation.
+// SwiftUI support, on the platforms that have it. On Linux, CI type-checks this file against
+// a stand-in SwiftUI module with Apple's declarations (Tests/AppleStubs/run.sh).
 #if canImport(SwiftUI)
     import SwiftUI
 

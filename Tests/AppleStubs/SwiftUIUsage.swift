@@ -1,0 +1,22 @@
+// The documentation's SwiftUI example, type-checked by run.sh as part of the library against
+// the SwiftUI stand-in: a main-actor view model, resolved by a view through
+// `@InjectableObject` and read in its body.
+import Observation
+import SwiftUI
+
+@MainActor @Observable
+private final class ContentViewModel {
+    var title = "Hello"
+}
+
+extension Injections {
+    @MainActor fileprivate var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
+}
+
+private struct ContentView: View {
+    @InjectableObject(\.contentViewModel) var viewModel
+
+    var body: some View {
+        Text(viewModel.title)
+    }
+}
