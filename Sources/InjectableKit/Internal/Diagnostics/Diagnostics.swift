@@ -6,6 +6,7 @@ import Synchronization
 /// resolved what.
 enum Diagnostics {
     private static let isOn = Atomic<Bool>(false)
+    private static let isGlobal = Atomic<Bool>(false)
     private static let lock = Lock()
 
     /// Where one trace and one graph recording go.
@@ -22,7 +23,12 @@ enum Diagnostics {
     // which sees that layer's resolutions and its nested layers'.
     nonisolated(unsafe) private static var byLayer: [UInt64: Sinks] = [:]
 
+    /// Whether a trace or recording is on anywhere: finished frames are reported.
     static var active: Bool { isOn.load(ordering: .acquiring) }
+
+    /// Whether one started outside any layer is on: every resolution takes a frame, so that it
+    /// is reported. (Resolutions in a layer take frames anyway.)
+    static var observesAll: Bool { isGlobal.load(ordering: .acquiring) }
 
     static func setTracer(
         _ tracer: (@Sendable (Injections.TraceEvent) -> Void)?, in layer: OverrideRegistry?
@@ -43,7 +49,7 @@ enum Diagnostics {
 
     private static func update(_ layer: OverrideRegistry?, _ change: (inout Sinks) -> Void) {
         lock.withLock {
-            let wasOn = !global.isEmpty || !byLayer.isEmpty
+            let wasGlobal = !global.isEmpty
             if let layer {
                 var sinks = byLayer[layer.serial] ?? Sinks()
                 change(&sinks)
@@ -51,10 +57,12 @@ enum Diagnostics {
             } else {
                 change(&global)
             }
-            let on = !global.isEmpty || !byLayer.isEmpty
-            guard on != wasOn else { return }
-            isOn.store(on, ordering: .releasing)
-            if on { MemoTable.beginDetour() } else { MemoTable.endDetour() }
+            isOn.store(!global.isEmpty || !byLayer.isEmpty, ordering: .releasing)
+            // A layer's own trace needs no detour: its layer keeps one while it lives.
+            let isGlobalNow = !global.isEmpty
+            guard isGlobalNow != wasGlobal else { return }
+            isGlobal.store(isGlobalNow, ordering: .releasing)
+            if isGlobalNow { MemoTable.beginDetour() } else { MemoTable.endDetour() }
         }
     }
 
