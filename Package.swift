@@ -26,7 +26,8 @@ let package = Package(
 
         // Tests
         .testTarget(
-            name: "InjectableKitTests", dependencies: ["InjectableKit", "CallSiteFixtures"]),
+            name: "InjectableKitTests",
+            dependencies: ["InjectableKit", "InjectableTesting", "CallSiteFixtures"]),
         // Keys resolved from a second module, whose keypath objects differ from the tests'.
         .target(
             name: "CallSiteFixtures", dependencies: ["InjectableKit"],

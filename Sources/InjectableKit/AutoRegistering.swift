@@ -13,7 +13,7 @@
 /// ```
 ///
 /// InjectableKit finds the conformance at run time and calls ``registerAllServices()`` once,
-/// before anything else touches the container. ``Injections/reset()`` drops its overrides with
+/// before anything else touches the container. ``Injections/reset(file:line:)`` drops its overrides with
 /// the rest and calls it again before the next access, so tests start from the app's state.
 /// It always registers in the global container, even when that access happens inside an
 /// `Injections.withOverrides` layer.

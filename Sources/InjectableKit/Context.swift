@@ -57,8 +57,8 @@ extension Injections {
         context.isActive ? make() : nil
     }
 
-    /// Marks a live value that must never be built under tests: there, building it stops the
-    /// test run with a message naming the key, instead of reaching a real server or database.
+    /// Marks a live value that must never be built under tests: there, reaching it without an
+    /// override fails the test with a message naming the key and the override to add.
     ///
     /// ```swift
     /// var api: any APIClient {
@@ -70,6 +70,14 @@ extension Injections {
     /// A test that needs the key registers an override, or the registration names a
     /// `when(.test)` alternative.
     ///
+    /// In a test process that links `InjectableTesting`, the failure is recorded as an issue of
+    /// the test that reached the key (or of the run, for work no test is known to own), and the
+    /// run goes on: the resolution then returns the live value, so the test runs to its end
+    /// and reports everything else it finds. Keep a live value's initializer free of side
+    /// effects (connect on first use), and the failing test reaches nothing. Without
+    /// `InjectableTesting`, reaching the key stops the test process, as it stops a program
+    /// that is not under test.
+    ///
     /// - Parameters:
     ///   - make: Builds the live value.
     ///   - function: The registration's name; leave the default.
@@ -78,10 +86,25 @@ extension Injections {
         _ make: @autoclosure () -> Value, function: StaticString = #function
     ) -> Value {
         if ContextFacts.isTesting {
-            Failure.stop(
+            let message =
                 "InjectableKit: \\.\(function) built its live value under tests, where it is "
-                    + "marked liveOnly. Register an override in the test, or give the "
-                    + "registration a test alternative: when(.test) { ... } ?? ...")
+                + "marked liveOnly. "
+                + (Layers.current == nil
+                    ? "The resolution ran outside any test's layer: give the test the "
+                        + "`.injections` trait with `$0.register(\\.\(function)) { ... }`; if it "
+                        + "has one, the resolution ran in work that left the test's task "
+                        + "(`Task.detached`, a `DispatchQueue` block, a stored callback): capture "
+                        + "`Injections.currentOverrides` in the test and run that work in "
+                        + "`Injections.withOverrides(overrides) { ... }`."
+                    : "Add the override to the test's layer: "
+                        + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait.")
+                + " Or give the registration a test alternative: when(.test) { ... } ?? ..."
+            // A verification reports it in its own report (see `Failure.stop`).
+            guard ThreadState.current.verification == nil, let reporter = TestHook.reporter,
+                reporter.reportLiveOnly(message)
+            else {
+                Failure.stop(message)
+            }
         }
         return make()
     }

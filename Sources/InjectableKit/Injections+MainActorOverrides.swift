@@ -29,7 +29,7 @@ extension Injections {
     }
 
     /// Overrides every key whose type is the factory's return type with a factory that runs on
-    /// the main actor: the main-actor form of ``register(_:)``.
+    /// the main actor: the main-actor form of ``register(file:line:_:)``.
     ///
     /// ```swift
     /// Injections.container.registerOnMainActor { PreviewViewModel() as ContentViewModel }
@@ -38,11 +38,15 @@ extension Injections {
     /// Resolving a matching key off the main actor stops the process with a message: register
     /// main-actor overrides only for types that nonisolated code does not resolve.
     ///
-    /// - Parameter factory: Builds the replacement, on the main actor.
+    /// - Parameters:
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
+    ///   - factory: Builds the replacement, on the main actor.
     public func registerOnMainActor<Value>(
+        file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(MainActorFactory.bridge(factory))
+        register(file: file, line: line, MainActorFactory.bridge(factory))
     }
 }
 

@@ -20,16 +20,24 @@ extension Injections {
     /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
     /// helper: `register { Injections.shared(MockService() as any MyServiceType) }`.
     ///
-    /// - Parameter factory: Builds the replacement.
-    public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
+    /// - Parameters:
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
+    ///   - factory: Builds the replacement.
+    public func register<Value>(
+        file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping @Sendable () -> Value
+    ) {
         AutoRegistration.ensure()
-        OverrideRegistry.current.register(
+        let registry = OverrideRegistry.current
+        registry.register(
             Override(factory), forType: ObjectIdentifier(Value.self),
             attempt: "register { ... as \(Value.self) }")
+        TestHook.changed(registry, "register { ... as \(Value.self) }", file: file, line: line)
     }
 
     /// Overrides every key of type `type`, with a factory whose result converts to it: the
-    /// explicit form of ``register(_:)``, for when the factory's own type is not the keys'.
+    /// explicit form of ``register(file:line:_:)``, for when the factory's own type is not the keys'.
     ///
     /// ```swift
     /// Injections.container.register(as: (any MyServiceType).self) { MockService() }
@@ -42,9 +50,14 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - type: The type of the keys to override, as they are declared.
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement.
-    public func register<Value>(as type: Value.Type, _ factory: @escaping @Sendable () -> Value) {
-        register(factory)
+    public func register<Value>(
+        as type: Value.Type, file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping @Sendable () -> Value
+    ) {
+        register(file: file, line: line, factory)
     }
 
     /// Overrides one key.
@@ -77,20 +90,28 @@ extension Injections {
         factory: @escaping @Sendable () -> Value
     ) {
         AutoRegistration.ensure()
-        OverrideRegistry.current.register(
+        let registry = OverrideRegistry.current
+        registry.register(
             Override(factory), forKey: keyPath,
             attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        TestHook.changed(
+            registry, "register(\(KeyNames.describe(keyPath))) { ... }", file: file, line: line)
     }
 
     /// Drops every override, and what scopes cached for the keys and types they served.
     ///
     /// The ``AutoRegistering`` hook, if the program has one, runs again before the next use
     /// of the container, so the app's module-level registrations come back.
-    public func reset() {
+    ///
+    /// - Parameters:
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func reset(file: StaticString = #fileID, line: UInt = #line) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
         registry.removeAll(attempt: "reset()")
         if !registry.isLayer { AutoRegistration.rearm() }
+        TestHook.changed(registry, "reset()", file: file, line: line)
     }
 
     /// Drops the override of one key, and what scopes cached for it.
@@ -103,22 +124,30 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line
     ) {
         AutoRegistration.ensure()
-        OverrideRegistry.current.removeOverride(
+        let registry = OverrideRegistry.current
+        registry.removeOverride(
             forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        TestHook.changed(registry, "reset(\(KeyNames.describe(keyPath)))", file: file, line: line)
     }
 
-    /// Drops the type override registered with ``register(_:)`` for `type`, and what scopes
+    /// Drops the type override registered with ``register(file:line:_:)`` for `type`, and what scopes
     /// cached for it.
     ///
-    /// - Parameter type: The type whose override to drop, for example
-    ///   `(any MyServiceType).self`.
-    public func reset<Value>(_ type: Value.Type) {
+    /// - Parameters:
+    ///   - type: The type whose override to drop, for example `(any MyServiceType).self`.
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func reset<Value>(
+        _ type: Value.Type, file: StaticString = #fileID, line: UInt = #line
+    ) {
         AutoRegistration.ensure()
-        OverrideRegistry.current.removeOverride(
+        let registry = OverrideRegistry.current
+        registry.removeOverride(
             forType: ObjectIdentifier(type), attempt: "reset(\(Value.self).self)")
+        TestHook.changed(registry, "reset(\(Value.self).self)", file: file, line: line)
     }
 
-    /// Saves the whole override registry, to restore it with ``pop()``.
+    /// Saves the whole override registry, to restore it with ``pop(file:line:)``.
     ///
     /// ```swift
     /// override func setUp() { Injections.container.push() }
@@ -131,8 +160,14 @@ extension Injections {
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
     /// cached for every key and type whose override changed. Does nothing without a `push()`.
-    public func pop() {
+    ///
+    /// - Parameters:
+    ///   - file: Where the call is, for the report of a test's global change; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func pop(file: StaticString = #fileID, line: UInt = #line) {
         AutoRegistration.ensure()
-        OverrideRegistry.current.pop(attempt: "pop()")
+        let registry = OverrideRegistry.current
+        registry.pop(attempt: "pop()")
+        TestHook.changed(registry, "pop()", file: file, line: line)
     }
 }

@@ -36,14 +36,20 @@ extension Injections {
     /// Off by default, and free while off: the fast path of resolution does not look at it.
     /// While on, resolutions take the framed path that records them.
     ///
+    /// Started inside a layer (``Injections/withOverrides(_:operation:)``, a test's
+    /// `.injections` trait), the trace reports that layer's resolutions only, those of layers
+    /// nested in it included, so that tests running at the same time stay out of each other's
+    /// traces; stop it in the same layer. Started outside any layer, it reports every
+    /// resolution.
+    ///
     /// - Parameter log: Receives each resolution; by default, prints it.
     public func trace(_ log: @escaping @Sendable (TraceEvent) -> Void = { print($0) }) {
-        Diagnostics.setTracer(log)
+        Diagnostics.setTracer(log, in: Layers.current)
     }
 
-    /// Stops the resolution trace.
+    /// Stops the resolution trace started in the same layer (or outside any layer).
     public func stopTracing() {
-        Diagnostics.setTracer(nil)
+        Diagnostics.setTracer(nil, in: Layers.current)
     }
 
     /// Starts recording which key resolved which, to export as a graph with
@@ -54,15 +60,19 @@ extension Injections {
     /// _ = Injections.container.resolve(\.accountsViewModel)
     /// print(Injections.container.stopRecordingGraph().mermaid)
     /// ```
+    ///
+    /// Like ``trace(_:)``, a recording started inside a layer records that layer's resolutions
+    /// only, and one started outside any layer records every resolution.
     public func recordGraph() {
-        _ = Diagnostics.setRecording(true)
+        _ = Diagnostics.setRecording(true, in: Layers.current)
     }
 
-    /// Stops recording and returns what was recorded.
+    /// Stops the recording started in the same layer (or outside any layer) and returns what
+    /// was recorded.
     ///
     /// - Returns: The keys resolved while recording, and which resolved which.
     @discardableResult
     public func stopRecordingGraph() -> DependencyGraph {
-        Diagnostics.setRecording(false)
+        Diagnostics.setRecording(false, in: Layers.current)
     }
 }

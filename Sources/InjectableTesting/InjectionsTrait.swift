@@ -81,8 +81,10 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         let configure = configure
         let layer = await MainActor.run { Injections.makeOverrides(configure) }
         do {
-            try await Injections.withOverrides(layer) {
-                try await function()
+            try await TestIssueReporter.layered {
+                try await Injections.withOverrides(layer) {
+                    try await function()
+                }
             }
         } catch {
             usage?.abandon()

@@ -1,6 +1,8 @@
 import InjectableKit
 import Testing
 
+@testable import InjectableTesting
+
 extension Injections {
     var contextualGreeting: any LayeredGreeting {
         when(.argument("--injectablekit-never-passed")) { MockGreeting("argument") }
@@ -42,13 +44,36 @@ extension Injections {
         }
     }
 
-    @Test func aLiveOnlyValueStopsTheTestsWithAMessageNamingItsKey() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
-        {
-            _ = Injections.container.resolve(\.liveOnlyGreeting)
+    @Test func aLiveOnlyValueFailsTheTestNamingTheOverrideToAddAndTheRunGoesOn() {
+        // In a layer with no override: InjectableTesting, linked into this test process,
+        // records the failure as this test's issue, and the resolution returns the live value.
+        Injections.withOverrides { _ in
+        } operation: {
+            withKnownIssue {
+                #expect(Injections.container.resolve(\.liveOnlyGreeting).text == "live")
+            } matching: { issue in
+                issue.comments.contains {
+                    $0.rawValue.contains(#"\.liveOnlyGreeting built its live value under tests"#)
+                        && $0.rawValue.contains(#"$0.register(\.liveOnlyGreeting) { ... }"#)
+                }
+            }
         }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains(#"\.liveOnlyGreeting built its live value under tests"#))
+    }
+
+    @Test func aLiveOnlyValueReachedOutsideTheTestsLayerSaysHowToCarryIt() async {
+        // Detached work leaves the layer, its override and the test: reported once, for the
+        // run (here to a sink).
+        let reports = await TestIssueReporter.unattributedReports {
+            await Injections.withOverrides {
+                $0.register(\.liveOnlyGreeting) { MockGreeting("safe") }
+            } operation: {
+                await Task.detached { _ = Injections.container.resolve(\.liveOnlyGreeting) }.value
+            }
+        }
+        let messages = reports.filter { $0.contains(#"\.liveOnlyGreeting"#) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("ran outside any test's layer") == true)
+        #expect(messages.first?.contains("Injections.currentOverrides") == true)
     }
 
     @Test func aLiveOnlyValueIsNotBuiltWhenATestOverridesIt() {

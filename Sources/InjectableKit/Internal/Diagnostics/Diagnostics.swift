@@ -6,39 +6,73 @@ import Synchronization
 /// resolved what.
 enum Diagnostics {
     private static let isOn = Atomic<Bool>(false)
+    private static let isGlobal = Atomic<Bool>(false)
     private static let lock = Lock()
-    // Guarded by `lock`.
-    nonisolated(unsafe) private static var tracer: (@Sendable (Injections.TraceEvent) -> Void)?
-    // Guarded by `lock`.
-    nonisolated(unsafe) private static var recorder: GraphRecorder?
 
-    static var active: Bool { isOn.load(ordering: .acquiring) }
+    /// Where one trace and one graph recording go.
+    private struct Sinks {
+        var tracer: (@Sendable (Injections.TraceEvent) -> Void)?
+        var recorder: GraphRecorder?
 
-    static func setTracer(_ tracer: (@Sendable (Injections.TraceEvent) -> Void)?) {
-        update { Self.tracer = tracer }
+        var isEmpty: Bool { tracer == nil && recorder == nil }
     }
 
-    static func setRecording(_ recording: Bool) -> Injections.DependencyGraph {
+    // Guarded by `lock`: what was started outside any layer, which sees every resolution.
+    nonisolated(unsafe) private static var global = Sinks()
+    // Guarded by `lock`: what was started in a layer, by the layer's serial (never reused),
+    // which sees that layer's resolutions and its nested layers'.
+    nonisolated(unsafe) private static var byLayer: [UInt64: Sinks] = [:]
+
+    /// Whether a trace or recording is on anywhere: finished frames are reported.
+    static var active: Bool { isOn.load(ordering: .acquiring) }
+
+    /// Whether one started outside any layer is on: every resolution takes a frame, so that it
+    /// is reported. (Resolutions in a layer take frames anyway.)
+    static var observesAll: Bool { isGlobal.load(ordering: .acquiring) }
+
+    static func setTracer(
+        _ tracer: (@Sendable (Injections.TraceEvent) -> Void)?, in layer: OverrideRegistry?
+    ) {
+        update(layer) { $0.tracer = tracer }
+    }
+
+    static func setRecording(_ recording: Bool, in layer: OverrideRegistry?)
+        -> Injections.DependencyGraph
+    {
         var graph = Injections.DependencyGraph(nodes: [], edges: [])
-        update {
-            graph = recorder?.graph ?? graph
-            recorder = recording ? GraphRecorder() : nil
+        update(layer) { sinks in
+            graph = sinks.recorder?.graph ?? graph
+            sinks.recorder = recording ? GraphRecorder() : nil
         }
         return graph
     }
 
-    private static func update(_ change: () -> Void) {
+    private static func update(_ layer: OverrideRegistry?, _ change: (inout Sinks) -> Void) {
         lock.withLock {
-            let wasOn = tracer != nil || recorder != nil
-            change()
-            let on = tracer != nil || recorder != nil
-            guard on != wasOn else { return }
-            isOn.store(on, ordering: .releasing)
-            if on { MemoTable.beginDetour() } else { MemoTable.endDetour() }
+            let wasGlobal = !global.isEmpty
+            if let layer {
+                var sinks = byLayer[layer.serial] ?? Sinks()
+                change(&sinks)
+                byLayer[layer.serial] = sinks.isEmpty ? nil : sinks
+            } else {
+                change(&global)
+            }
+            isOn.store(!global.isEmpty || !byLayer.isEmpty, ordering: .releasing)
+            // A layer's own trace needs no detour: its layer keeps one while it lives.
+            let isGlobalNow = !global.isEmpty
+            guard isGlobalNow != wasGlobal else { return }
+            isGlobal.store(isGlobalNow, ordering: .releasing)
+            if isGlobalNow { MemoTable.beginDetour() } else { MemoTable.endDetour() }
         }
     }
 
-    /// Reports a finished resolution: `frame`, resolved from `parent` (nil at the top).
+    /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
+    /// the layers it is nested in. Call with `lock` locked.
+    private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
+        guard !byLayer.isEmpty, let layer else { return [global] }
+        return [global] + layer.chain.compactMap { $0.isLayer ? byLayer[$0.serial] : nil }
+    }
+
     static func resolved(_ frame: Frame, parent: Frame?) {
         let node = Injections.DependencyGraph.Node(
             key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
@@ -46,22 +80,25 @@ enum Diagnostics {
         let event = Injections.TraceEvent(
             key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
             overridden: frame.servedByOverride, depth: frame.depth - 1, cycle: nil)
-        let (currentTracer, currentRecorder) = lock.withLock { (tracer, recorder) }
-        currentRecorder?.add(node, from: parent.map(Failure.name(of:)))
-        currentTracer?(event)
+        let found = lock.withLock { sinks(in: frame.layer) }
+        for sinks in found {
+            sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
+            sinks.tracer?(event)
+        }
     }
 
-    /// Reports a dependency cycle to the trace, just before it stops the process.
     static func cycle(_ names: [String]) {
-        let currentTracer = lock.withLock { tracer }
-        currentTracer?(
-            Injections.TraceEvent(
-                key: names.first ?? "", scope: "", built: false, overridden: false, depth: 0,
-                cycle: names))
+        let layer = Layers.current
+        let found = lock.withLock { sinks(in: layer) }
+        for tracer in found.compactMap(\.tracer) {
+            tracer(
+                Injections.TraceEvent(
+                    key: names.first ?? "", scope: "", built: false, overridden: false, depth: 0,
+                    cycle: names))
+        }
     }
 }
 
-/// The nodes and edges recorded so far.
 final class GraphRecorder: @unchecked Sendable {
     // @unchecked: `nodes`, `order` and `edges` are guarded by `lock`.
     private let lock = Lock()

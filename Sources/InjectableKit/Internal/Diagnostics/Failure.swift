@@ -29,7 +29,13 @@ enum Failure {
         let helper = "\\.\(entry.key.site.name)"
         var names = [helper]
         if let start = thread.frames.firstIndex(where: { $0.helperEntry === entry }) {
-            names = thread.frames[start...].map(name(of:)) + [helper]
+            let frames = thread.frames[start...]
+            names = frames.map(name(of:))
+            // The last frame may be the key resolved again through another keypath object (a
+            // call site in another file): it closes the chain itself.
+            if frames.count < 2 || frames.last?.keyPath != frames.first?.keyPath {
+                names.append(helper)
+            }
         }
         stop(
             "InjectableKit: dependency cycle: \(chain(names)) (\(entry.key.site.name) at "

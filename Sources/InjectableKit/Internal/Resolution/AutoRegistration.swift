@@ -29,6 +29,13 @@ enum AutoRegistration {
     }
 
     /// Makes the hook run again before the next access (after `reset()`).
+    /// Whether this thread runs the hook now: its registrations are the app's, made on
+    /// purpose, wherever the first use of the container came from.
+    static var isRunningHook: Bool {
+        let thread = ThreadState.current
+        return condition.withLock { runner === thread }
+    }
+
     static func rearm() {
         condition.withLock {
             if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }

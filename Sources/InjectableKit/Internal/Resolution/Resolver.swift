@@ -35,7 +35,7 @@ enum Resolver {
     @inline(never)
     private static func detour() -> Route? {
         if Layers.current != nil { return .layered }
-        if Diagnostics.active { return .observed }
+        if Diagnostics.observesAll { return .observed }
         let thread = ThreadState.current
         // A resolution nested in a frame or a build: what it resolves is recorded.
         if !thread.frames.isEmpty || !thread.buildStack.isEmpty { return .observed }

@@ -1,0 +1,42 @@
+/// Receives InjectableKit's reports in a test process. The `InjectableTesting` library
+/// implements it and records each report as an issue of the test that made it; apps and tests
+/// never use it directly.
+///
+/// InjectableKit does not link a test framework: in a test process it looks the
+/// implementation up by name at the first report, so a test target that links
+/// `InjectableTesting` gets its reports as test failures, and one that does not gets the
+/// behaviour of a process outside tests.
+///
+/// ```swift
+/// // InjectableTesting's implementation, in outline:
+/// enum TestIssueReporter: _InjectableTestReporter {
+///     static func reportGlobalChange(_ message: String, fileID: String, line: Int) {
+///         Issue.record(Comment(rawValue: message))
+///     }
+/// }
+/// ```
+public protocol _InjectableTestReporter: Sendable {
+    /// A change of the global overrides (a `register`, `reset`, `push` or `pop` outside any
+    /// layer), in a test process.
+    ///
+    /// ```swift
+    /// Injections.container.register(\.api) { MockAPI() }   // in a test, outside any layer
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - message: What changed, what it leaks into, and the fix.
+    ///   - fileID: Where the change was made.
+    ///   - line: The line of the change.
+    static func reportGlobalChange(_ message: String, fileID: String, line: Int)
+
+    /// A `liveOnly` value reached in a test process without an override.
+    ///
+    /// ```swift
+    /// var api: any APIClient { shared(liveOnly(LiveAPIClient())) }
+    /// ```
+    ///
+    /// - Parameter message: The key, the override to add, and where the resolution ran.
+    /// - Returns: Whether the report was recorded as a test issue, so the test fails and the
+    ///   run goes on; `false` stops the process, as outside tests.
+    static func reportLiveOnly(_ message: String) -> Bool
+}

@@ -1,0 +1,67 @@
+import InjectableKit
+import Testing
+
+/// A Swift Testing trait for tests that change the global overrides on purpose, as Factory's
+/// tests do: each test case runs between `Injections.container.push()` and `pop()`, and its
+/// changes of the global overrides are not reported.
+///
+/// ```swift
+/// @Suite(.serialized, .globalInjections)
+/// struct LaunchTests {
+///     @Test func startsOnTheMocks() {
+///         Injections.container.register(\.api) { MockAPI() }   // global, restored after
+///         #expect(Launcher().start() == "mock")
+///     }
+/// }
+/// ```
+///
+/// Outside a layer, a test's `register`, `reset` and `pop` change the overrides of the whole
+/// process, which every test running at the same time sees: in a test process that links
+/// `InjectableTesting`, each such change fails its test, unless the test carries this trait.
+/// Mark the suite `.serialized` so that its tests do not see each other's changes; tests of
+/// other suites that run at the same time still do, unless they run in their own layers (the
+/// ``InjectionsTrait`` `.injections`), whose own overrides win over global ones.
+public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Applies to the tests of nested suites too.
+    public var isRecursive: Bool { true }
+
+    /// Provides a scope for each test case only.
+    ///
+    /// - Parameters:
+    ///   - test: The test or suite the trait is applied to.
+    ///   - testCase: The test case about to run, or `nil` for a test or suite as a whole.
+    /// - Returns: The trait for a test case; otherwise `nil`.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs a test case between `push()` and `pop()` of the global overrides, its changes of
+    /// them expected.
+    ///
+    /// - Parameters:
+    ///   - test: The test.
+    ///   - testCase: The test case.
+    ///   - function: Runs the test case.
+    /// - Throws: What `function` throws.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await TestIssueReporter.global {
+            Injections.container.push()
+            defer { Injections.container.pop() }
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == GlobalInjectionsTrait {
+    /// Lets the tests change the global overrides on purpose, each test case between `push()`
+    /// and `pop()` (see ``GlobalInjectionsTrait``).
+    ///
+    /// ```swift
+    /// @Suite(.serialized, .globalInjections)
+    /// struct LaunchTests { ... }
+    /// ```
+    public static var globalInjections: Self { GlobalInjectionsTrait() }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import InjectableKit
+import Testing
+
+/// Records InjectableKit's reports in a test process as Swift Testing issues. InjectableKit
+/// finds this type by its name (it links no test framework): keep the name.
+enum TestIssueReporter: _InjectableTestReporter {
+    /// Whether the task runs a test or suite marked `.globalInjections`.
+    @TaskLocal static var usesGlobalContainer = false
+
+    private static let lock = NSLock()
+    // `lock` guards it (an `NSLock`, which ThreadSanitizer sees, as in `TypeOverrideUsage`).
+    nonisolated(unsafe) private static var state = State()
+
+    private struct State {
+        /// Tests running in a layer of the `.injections` trait.
+        var layeredTests = 0
+        /// Tests running under `.globalInjections`: their work that leaves their task is not
+        /// told apart from a leak, so nothing unattributed is reported while one runs.
+        var globalTests = 0
+        /// Call sites already reported without a test to attribute them to.
+        var reportedSites: Set<String> = []
+        /// Where reports without a test go instead of `Issue.record`: this library's tests,
+        /// each of which gets every report.
+        var sinks: [Int: @Sendable (String) -> Void] = [:]
+        var nextSink = 0
+    }
+
+    /// Collects, instead of recording them, the reports no test is known to own while
+    /// `operation` runs, made
+    /// whether or not `.globalInjections` tests run (this library's run has some at any time).
+    static func unattributedReports(
+        during operation: () async throws -> Void
+    ) async rethrows -> [String] {
+        let collected = Collected()
+        let id = lock.withLock {
+            state.nextSink += 1
+            state.sinks[state.nextSink] = { collected.add($0) }
+            return state.nextSink
+        }
+        defer { _ = lock.withLock { state.sinks.removeValue(forKey: id) } }
+        try await operation()
+        return collected.all
+    }
+
+    /// Messages collected from several tasks.
+    private final class Collected: @unchecked Sendable {
+        // @unchecked: `messages` is guarded by `lock`.
+        private let lock = NSLock()
+        private var messages: [String] = []
+        func add(_ message: String) { lock.withLock { messages.append(message) } }
+        var all: [String] { lock.withLock { messages } }
+    }
+
+    static func reportGlobalChange(_ message: String, fileID: String, line: Int) {
+        guard !usesGlobalContainer else { return }
+        record(message, fileID: fileID, line: line)
+    }
+
+    static func reportLiveOnly(_ message: String) -> Bool {
+        // The run goes on wherever the report lands: a test's issue, or once the run's.
+        guard Test.current == nil else {
+            Issue.record(Comment(rawValue: message))
+            return true
+        }
+        let (report, sinks) = lock.withLock {
+            (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
+        }
+        guard report else { return true }
+        if sinks.isEmpty { Issue.record(Comment(rawValue: message)) }
+        for sink in sinks { sink(message) }
+        return true
+    }
+
+    /// Records `message` as an issue of the current test; without one (work that left its
+    /// test's task), once per call site, and only while layered tests run, which a global
+    /// change would reach.
+    private static func record(_ message: String, fileID: String, line: Int) {
+        let location = SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 1)
+        guard Test.current == nil else {
+            Issue.record(Comment(rawValue: message), sourceLocation: location)
+            return
+        }
+        let (report, sinks) = lock.withLock {
+            (
+                state.layeredTests > 0
+                    && (state.globalTests == 0 || !state.sinks.isEmpty)
+                    && state.reportedSites.insert("\(fileID):\(line)").inserted,
+                Array(state.sinks.values)
+            )
+        }
+        guard report else { return }
+        if sinks.isEmpty { Issue.record(Comment(rawValue: message), sourceLocation: location) }
+        for sink in sinks { sink(message) }
+    }
+
+    /// Runs a layered test, counted while it runs.
+    static func layered<Result>(
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        lock.withLock { state.layeredTests += 1 }
+        defer { lock.withLock { state.layeredTests -= 1 } }
+        return try await operation()
+    }
+
+    /// Runs a test that uses the global container on purpose.
+    static func global<Result>(
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        lock.withLock { state.globalTests += 1 }
+        defer { lock.withLock { state.globalTests -= 1 } }
+        return try await $usesGlobalContainer.withValue(true) { try await operation() }
+    }
+}

@@ -1,0 +1,72 @@
+import InjectableKit
+import Synchronization
+import Testing
+
+extension Injections {
+    var layerTraceMine: DiagnosticsAPI { cached(DiagnosticsAPI()) }
+    var layerTraceOthers: DiagnosticsAPI { cached(DiagnosticsAPI()) }
+}
+
+/// A trace or graph recording started in a layer sees that layer's resolutions only. Each test
+/// runs in its own layer; the "other test" is a second layer resolving at the same time.
+@Suite struct LayerTraceTests {
+    /// Runs `other` in its own layer, over and over, until `body` (in a layer) returns.
+    private func whileAnotherLayerResolves(_ body: @Sendable () async -> Void) async {
+        let done = Flag()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await Injections.withOverrides { _ in
+                } operation: {
+                    while !done.value.load(ordering: .acquiring) {
+                        _ = Injections.container.resolve(\.layerTraceOthers)
+                        await Task.yield()
+                    }
+                }
+            }
+            await Injections.withOverrides { _ in
+            } operation: {
+                await body()
+            }
+            done.value.store(true, ordering: .releasing)
+        }
+    }
+
+    @Test func aTraceStartedInALayerReportsThatLayersResolutionsOnly() async {
+        let events = Mutex<[String]>([])
+        await whileAnotherLayerResolves {
+            Injections.container.trace { event in events.withLock { $0.append(event.key) } }
+            for _ in 0..<50 {
+                _ = Injections.container.resolve(\.layerTraceMine)
+                await Task.yield()
+            }
+            // Nested layers are the layer's too.
+            Injections.withOverrides { _ in
+            } operation: {
+                _ = Injections.container.resolve(\.diagnosticsAPI)
+            }
+            Injections.container.stopTracing()
+        }
+        let keys = events.withLock { $0 }
+        #expect(keys.contains(#"\.layerTraceMine"#))
+        #expect(keys.contains(#"\.diagnosticsAPI"#))
+        #expect(!keys.contains(#"\.layerTraceOthers"#))
+    }
+
+    @Test func aGraphRecordedInALayerHoldsThatLayersResolutionsOnly() async {
+        let keys = Mutex<[String]>([])
+        await whileAnotherLayerResolves {
+            Injections.container.recordGraph()
+            for _ in 0..<50 {
+                _ = Injections.container.resolve(\.layerTraceMine)
+                await Task.yield()
+            }
+            let recorded = Injections.container.stopRecordingGraph().nodes.map { $0.key }
+            keys.withLock { $0 = recorded }
+        }
+        #expect(keys.withLock { $0 } == [#"\.layerTraceMine"#])
+    }
+}
+
+private final class Flag: Sendable {
+    let value = Atomic<Bool>(false)
+}
