@@ -39,4 +39,16 @@ public protocol _InjectableTestReporter: Sendable {
     /// - Returns: Whether the report was recorded as a test issue, so the test fails and the
     ///   run goes on; `false` stops the process, as outside tests.
     static func reportLiveOnly(_ message: String) -> Bool
+
+    /// A resolution made outside any layer, of a key that a running test overrides in its
+    /// layer: work that left the test's task, which got the live value.
+    ///
+    /// ```swift
+    /// Task.detached { _ = Injections.container.resolve(\.api) }   // in a layered test
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - message: The key, what the resolution got, and the fix.
+    ///   - key: The key, as the message names it, to report each key once.
+    static func reportUnlayeredResolution(_ message: String, key: String)
 }

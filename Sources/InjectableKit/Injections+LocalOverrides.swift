@@ -169,6 +169,24 @@ extension Injections {
         return try await Layers.with(overrides.registry, operation)
     }
 
+    /// Runs `operation` in `overrides`, as a running test's layer: while it runs, a resolution
+    /// made outside any layer, of a key the layer overrides, is reported to the test process.
+    /// `InjectableTesting`'s `.injections` trait calls it; tests use the trait.
+    ///
+    /// - Parameters:
+    ///   - overrides: The test's layer.
+    ///   - isolation: The caller's isolation; leave the default.
+    ///   - operation: The test.
+    /// - Returns: What `operation` returns.
+    public static func _withTestOverrides<Result>(
+        _ overrides: LocalOverrides, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        TestLayers.enter(overrides.registry)
+        defer { TestLayers.leave(overrides.registry) }
+        return try await Layers.with(overrides.registry, operation)
+    }
+
     /// A layer of overrides to run code in now and later, with
     /// `withOverrides(_:operation:)`: every run shares its overrides and its scope caches.
     ///

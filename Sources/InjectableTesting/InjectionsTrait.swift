@@ -82,7 +82,7 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         let layer = await MainActor.run { Injections.makeOverrides(configure) }
         do {
             try await TestIssueReporter.layered {
-                try await Injections.withOverrides(layer) {
+                try await Injections._withTestOverrides(layer) {
                     try await function()
                 }
             }

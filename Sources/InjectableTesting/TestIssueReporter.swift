@@ -72,6 +72,13 @@ enum TestIssueReporter: _InjectableTestReporter {
         return true
     }
 
+    static func reportUnlayeredResolution(_ message: String, key: String) {
+        // A test's own resolution outside any layer asks for the live value: only work that
+        // left its test's task (no current test) is reported, once per key.
+        guard Test.current == nil else { return }
+        recordOnce(message, site: "resolution of \(key)", location: nil)
+    }
+
     /// Records `message` as an issue of the current test; without one (work that left its
     /// test's task), once per call site, and only while layered tests run, which a global
     /// change would reach.
@@ -81,16 +88,28 @@ enum TestIssueReporter: _InjectableTestReporter {
             Issue.record(Comment(rawValue: message), sourceLocation: location)
             return
         }
+        recordOnce(message, site: "\(fileID):\(line)", location: location)
+    }
+
+    /// Records `message`, which no test is known to own, the first time `site` reports while
+    /// layered tests run (to this library's collecting tests, if any).
+    private static func recordOnce(_ message: String, site: String, location: SourceLocation?) {
         let (report, sinks) = lock.withLock {
             (
                 state.layeredTests > 0
                     && (state.globalTests == 0 || !state.sinks.isEmpty)
-                    && state.reportedSites.insert("\(fileID):\(line)").inserted,
+                    && state.reportedSites.insert(site).inserted,
                 Array(state.sinks.values)
             )
         }
         guard report else { return }
-        if sinks.isEmpty { Issue.record(Comment(rawValue: message), sourceLocation: location) }
+        if sinks.isEmpty {
+            if let location {
+                Issue.record(Comment(rawValue: message), sourceLocation: location)
+            } else {
+                Issue.record(Comment(rawValue: message))
+            }
+        }
         for sink in sinks { sink(message) }
     }
 

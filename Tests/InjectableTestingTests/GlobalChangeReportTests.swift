@@ -1,4 +1,5 @@
 import InjectableKit
+import Synchronization
 import Testing
 
 @testable import InjectableTesting
@@ -6,6 +7,8 @@ import Testing
 extension Injections {
     var leakProbeClock: any Clock { SystemClock() }
     var globalProbeClock: any Clock { SystemClock() }
+    var detachedProbeClock: any Clock { shared(SystemClock()) }
+    var detachedBystanderClock: any Clock { shared(SystemClock()) }
 }
 
 /// A test's change of the global overrides is reported as its failure, naming the key, the
@@ -62,6 +65,62 @@ struct GlobalChangeReportTests {
         let messages = reports.filter { $0.contains("GlobalChangeReportTests.swift:") }
         #expect(messages.count == 1)
         #expect(messages.first?.contains("changed the global overrides") == true)
+    }
+}
+
+/// Work that leaves a layered test's task resolves outside its layer: of a key the layer
+/// overrides, that resolution got the live value, and is reported. The keys are this suite's
+/// own, so no other test's layer overrides them.
+struct UnlayeredResolutionReportTests {
+    @Test func aResolutionInWorkThatLeftALayeredTestIsReportedOncePerKey() async throws {
+        _ = Injections.container.resolve(\.detachedProbeClock)  // the key's name is learned
+        let seen = Mutex<[String]>([])
+        let reports = try await TestIssueReporter.unattributedReports {
+            try await InjectionsTrait.injections {
+                $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }
+            }.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
+                for _ in 0..<2 {
+                    let now = await Task.detached {
+                        Injections.container.resolve(\.detachedProbeClock).now
+                    }.value
+                    seen.withLock { $0.append(now) }
+                }
+            }
+        }
+        #expect(seen.withLock { $0 } == ["live", "live"])
+        let messages = reports.filter { $0.contains("detachedProbeClock") }
+        #expect(messages.count == 1, "\(reports)")
+        #expect(messages.first?.contains("resolved outside any layer") == true)
+        #expect(messages.first?.contains("Injections.currentOverrides") == true)
+    }
+
+    @Test func aResolutionOfAKeyNoTestOverridesIsNotReported() async throws {
+        let reports = try await TestIssueReporter.unattributedReports {
+            try await InjectionsTrait.injections {
+                $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }
+            }.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
+                _ = await Task.detached { Injections.container.resolve(\.detachedBystanderClock) }
+                    .value
+            }
+        }
+        #expect(!reports.contains { $0.contains("detachedBystanderClock") }, "\(reports)")
+    }
+
+    @Test func workCarryingTheTestsLayerIsNotReported() async throws {
+        let reports = try await TestIssueReporter.unattributedReports {
+            try await InjectionsTrait.injections {
+                $0.register(\.detachedBystanderClock) { FixedClock(now: "mock") }
+            }.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
+                let overrides = Injections.currentOverrides
+                let now = await Task.detached {
+                    Injections.withOverrides(overrides) {
+                        Injections.container.resolve(\.detachedBystanderClock).now
+                    }
+                }.value
+                #expect(now == "mock")
+            }
+        }
+        #expect(!reports.contains { $0.contains("detachedBystanderClock") }, "\(reports)")
     }
 }
 

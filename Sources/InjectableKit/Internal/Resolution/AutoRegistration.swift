@@ -28,7 +28,6 @@ enum AutoRegistration {
         if state.load(ordering: .acquiring) != done { runIfNeeded() }
     }
 
-    /// Makes the hook run again before the next access (after `reset()`).
     /// Whether this thread runs the hook now: its registrations are the app's, made on
     /// purpose, wherever the first use of the container came from.
     static var isRunningHook: Bool {
@@ -36,6 +35,7 @@ enum AutoRegistration {
         return condition.withLock { runner === thread }
     }
 
+    /// Makes the hook run again before the next access (after `reset()`).
     static func rearm() {
         condition.withLock {
             if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }
