@@ -33,14 +33,28 @@ extension Injections {
     ///   resolution, by the checks or before them, such as `register { MockService() }` for
     ///   keys declared `any MyServiceType`. It makes the report invalid, like the others.
     ///
-    /// Keys resolve off the caller's thread, so `@MainActor` keys cannot be checked here.
+    /// Called from code isolated to an actor, such as a `@MainActor` test, `verify` also takes
+    /// keys isolated to that actor, such as the view models where an app's screens start:
+    ///
+    /// ```swift
+    /// @MainActor @Test func everyScreenResolves() {
+    ///     let report = Injections.verify { $0.resolve(\.accountsViewModel) }
+    ///     #expect(report.isValid, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// The caller waits in `verify` while each check runs, so no other code of its actor runs
+    /// meanwhile, and the check has the actor's state to itself, as the actor's own code
+    /// would. Such a check that does not finish within `timeout` is reported on standard error
+    /// and then waited for, since it may still run the actor's code.
     ///
     /// - Parameters:
     ///   - timeout: How long one key may take to resolve.
+    ///   - isolation: The caller's isolation; leave the default.
     ///   - keys: Names the keys to check.
     /// - Returns: Every problem found, in the order the keys were named.
     public static func verify(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation,
         _ keys: (inout VerificationKeys) -> Void
     ) -> VerificationReport {
         var list = VerificationKeys()
@@ -49,7 +63,7 @@ extension Injections {
         for check in list.checks {
             problems += VerificationRun().run(
                 check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
-                timeout: timeout)
+                timeout: timeout, lendsIsolation: isolation != nil)
         }
         problems += unusedTypeOverrides()
         return VerificationReport(keyCount: list.checks.count, problems: problems)
@@ -71,7 +85,7 @@ extension Injections {
             }
     }
 
-    /// The keys that ``Injections/verify(timeout:_:)`` checks.
+    /// The keys that ``Injections/verify(timeout:isolation:_:)`` checks.
     public struct VerificationKeys {
         struct Check {
             /// Asked once the check has run, which may have learned the key's name.
@@ -84,12 +98,18 @@ extension Injections {
         /// Names a key by its registration once a resolution has learned it, else by its type
         /// and where it is named here: its keypath would print an address.
         private static func name<Value>(
-            _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString, line: UInt
+            _ key: LentKey<Value>, file: StaticString, line: UInt
         ) -> @Sendable () -> String {
-            { KeyNames.name(of: key) ?? "<key of type \(Value.self)> checked at \(file):\(line)" }
+            {
+                KeyNames.name(of: key.keyPath)
+                    ?? "<key of type \(Value.self)> checked at \(file):\(line)"
+            }
         }
 
         /// Checks that `key` resolves.
+        ///
+        /// The key may be isolated to the actor `verify` is called from (see
+        /// ``Injections/verify(timeout:isolation:_:)``).
         ///
         /// - Parameters:
         ///   - key: The key, for example `\.accountsViewModel`.
@@ -97,12 +117,13 @@ extension Injections {
         ///     leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolve<Value>(
-            _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString = #fileID,
+            _ key: KeyPath<Injections, Value>, file: StaticString = #fileID,
             line: UInt = #line
         ) {
+            let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line)) {
-                    _ = Injections.container.resolve(key)
+                    _ = Injections.container.resolve(key.keyPath)
                     return nil
                 })
         }
@@ -115,18 +136,19 @@ extension Injections {
         ///     leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolveNonNil<Value>(
-            _ key: any KeyPath<Injections, Value?> & Sendable, file: StaticString = #fileID,
+            _ key: KeyPath<Injections, Value?>, file: StaticString = #fileID,
             line: UInt = #line
         ) {
+            let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line)) {
-                    guard Injections.container.resolve(key) == nil else { return nil }
+                    guard Injections.container.resolve(key.keyPath) == nil else { return nil }
                     return "resolved to nil, but it must be set"
                 })
         }
     }
 
-    /// What ``Injections/verify(timeout:_:)`` found.
+    /// What ``Injections/verify(timeout:isolation:_:)`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// One problem with one key.
         public struct Problem: Sendable, Hashable, CustomStringConvertible {

@@ -47,11 +47,32 @@ enum KeyNames {
     ///     known, for messages).
     /// - Returns: `\.name`, or `nil` while no resolution has learned the name.
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
-        known.withLock { known in
+        let learned = known.withLock { known -> String? in
             if let found = known[ObjectIdentifier(keyPath)] { return "\\.\(found.name)" }
             guard !sameObject else { return nil }
             return known.values.first { $0.keyPath == keyPath }.map { "\\.\($0.name)" }
         }
+        return learned ?? printedName(String(describing: keyPath))
+    }
+
+    /// `\.name` from a keypath's own description, where the runtime can name the property it
+    /// reads: on Apple platforms, which print `\Injections.api`. Elsewhere the description
+    /// shows the getter's address (`\Injections.<computed 0x… (Value)>`), and this is `nil`.
+    static func printedName(_ description: String) -> String? {
+        // `\Injections.api`, or `\Module.Injections.api` where the type is printed qualified.
+        guard description.first == "\\" else { return nil }
+        let parts = description.dropFirst().split(
+            separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        let name: Substring
+        if parts.count >= 2, parts[0] == "Injections" {
+            name = description.dropFirst("\\Injections.".count)
+        } else if parts.count == 3, parts[1] == "Injections" {
+            name = parts[2]
+        } else {
+            return nil
+        }
+        guard !name.isEmpty, !name.contains("<"), !name.contains(" ") else { return nil }
+        return "\\.\(name)"
     }
 
     /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else

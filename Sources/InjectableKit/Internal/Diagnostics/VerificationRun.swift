@@ -43,9 +43,12 @@ final class VerificationRun: @unchecked Sendable {
     ///
     /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
     ///   scope mismatch, or that it did not finish within `timeout`.
+    ///
+    /// With `lendsIsolation`, the caller holds an actor, whose code `check` may run while the
+    /// caller waits: so the caller waits for it to finish (or to be parked) even past `timeout`.
     func run(
         _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
-        fallbackName: () -> String, timeout: Duration
+        fallbackName: () -> String, timeout: Duration, lendsIsolation: Bool
     ) -> [Injections.VerificationReport.Problem] {
         Thread.detachNewThread { [self] in
             ThreadState.current.verification = self
@@ -58,11 +61,16 @@ final class VerificationRun: @unchecked Sendable {
             Double(timeout.components.seconds)
             + Double(timeout.components.attoseconds) / 1e18
         guard done.wait(timeout: .now() + seconds) == .success else {
-            return [
-                .init(
-                    key: fallbackName(), kind: .timedOut,
-                    message: "did not finish resolving within \(timeout)")
-            ]
+            let timedOut = Injections.VerificationReport.Problem(
+                key: fallbackName(), kind: .timedOut,
+                message: "did not finish resolving within \(timeout)")
+            guard lendsIsolation else { return [timedOut] }
+            FileHandle.standardError.write(
+                Data(
+                    ("InjectableKit: verify: \(timedOut). It may run the code of the actor that "
+                        + "called verify, so verify waits for it to finish.\n").utf8))
+            done.wait()
+            return [timedOut] + lock.withLock { findings(fallbackName: fallbackName) }
         }
         return lock.withLock { findings(fallbackName: fallbackName) }
     }
