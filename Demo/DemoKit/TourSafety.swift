@@ -32,6 +32,36 @@ extension Tour {
         }
         let outside = Injections.container.resolve(\.profileService).profile().name
         guide.say("Outside both layers: \(outside)")
+        guide.say(
+            "A test without the .injections trait that calls register(\\.api) { MockBankAPI() }, "
+                + "in a child test process, fails:")
+        guide.show(leakingTestReport())
+    }
+
+    /// The environment variable that enables the leaking test in `DemoTests`.
+    nonisolated public static let leakingTestVariable = "INJECTABLEKIT_TOUR_LEAKING_TEST"
+
+    /// Runs `DemoTests`' leaking test in a child test process, and returns what it reported.
+    private static func leakingTestReport() -> [String] {
+        guard let tests = besideThisProgram("InjectableKitPackageTests.xctest") else {
+            return ["(skipped: no test runner of this package beside this program)"]
+        }
+        let (output, status) = runChild(
+            tests,
+            arguments: [
+                "--testing-library", "swift-testing", "--filter",
+                "tourLeakingTestRegistersOutsideItsLayer",
+            ],
+            environment: [leakingTestVariable: "1", "NO_COLOR": "1"], reading: .both)
+        let message = output.split(separator: "\n").lazy.compactMap { line in
+            line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
+        }.first
+        return [
+            message ?? "(the test reported no InjectableKit message)",
+            status != 0
+                ? "That test failed; the run's other tests go on and report."
+                : "The test did NOT fail.",
+        ]
     }
 
     static func traceScreen(_ guide: inout Guide) {
@@ -76,33 +106,44 @@ extension Tour {
         guard let demo = demoExecutable() else {
             return ["(skipped: no Demo executable beside this program)"]
         }
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = [step.rawValue]
-        // No backtrace: the message is all the tour shows, and under a sanitizer the backtracer
-        // can outlive the child, holding its standard error open.
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["SWIFT_BACKTRACE": "enable=no"], uniquingKeysWith: { _, new in new })
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return ["(skipped: \(demo.lastPathComponent) did not start: \(error))"]
-        }
-        let text = String(
-            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (text, status) = runChild(
+            demo, arguments: [step.rawValue], environment: [:], reading: .errors)
         let message = text.split(separator: "\n").lazy.compactMap { line in
             line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
         }.first
         return [
             message ?? "(the child printed no InjectableKit message)",
-            process.terminationStatus != 0
+            status != 0
                 ? "The child process stopped there; the tour goes on."
                 : "The child process did NOT stop.",
         ]
+    }
+
+    private enum Stream { case errors, both }
+
+    /// Runs `program` and returns what it wrote to `reading`, and its exit status.
+    private static func runChild(
+        _ program: URL, arguments: [String], environment: [String: String], reading: Stream
+    ) -> (String, Int32) {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        // No backtrace: the message is all the tour shows, and under a sanitizer the backtracer
+        // can outlive the child, holding its standard error open.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new },
+            uniquingKeysWith: { _, new in new })
+        let pipe = Pipe()
+        process.standardOutput = reading == .both ? pipe : FileHandle.nullDevice
+        process.standardError = pipe
+        do {
+            try process.run()
+        } catch {
+            return ("(skipped: \(program.lastPathComponent) did not start: \(error))", 0)
+        }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (text, process.terminationStatus)
     }
 
     /// The Demo executable: this program, or, when the tour runs under tests, the one built
@@ -110,11 +151,16 @@ extension Tour {
     ///
     /// - Returns: Its location, or `nil` if it was not built.
     nonisolated public static func demoExecutable() -> URL? {
+        besideThisProgram("Demo")
+    }
+
+    /// The executable file `name` in this program's folder or one of the four above it.
+    nonisolated private static func besideThisProgram(_ name: String) -> URL? {
         guard var folder = Bundle.main.executableURL?.deletingLastPathComponent() else {
             return nil
         }
         for _ in 0..<5 {
-            let candidate = folder.appendingPathComponent("Demo")
+            let candidate = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isFolder),
                 !isFolder.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path)

@@ -153,6 +153,16 @@ import Testing
         #expect(steps.contains("   Outside both layers: Ada Lovelace"))
     }
 
+    @Test func theTourShowsTheReportOfATestThatRegistersOutsideItsLayer() async throws {
+        let steps = section(9, of: try await tourOutput(mocks: false))
+        #expect(
+            steps.contains {
+                $0.contains("InjectableKit: register(") && $0.contains("TourLeakingTest.swift:")
+                    && $0.contains("changed the global overrides")
+            }, "\(steps)")
+        #expect(steps.contains("   That test failed; the run's other tests go on and report."))
+    }
+
     @Test func theTourShowsTheTraceVerifyACycleAndSeal() async throws {
         let lines = try await tourOutput(mocks: false)
         let trace = section(10, of: lines)
