@@ -10,7 +10,9 @@
 /// ```swift
 /// // InjectableTesting's implementation, in outline:
 /// enum TestIssueReporter: _InjectableTestReporter {
-///     static func reportGlobalChange(_ message: String, fileID: String, line: Int) {
+///     static func reportGlobalChange(
+///         _ message: String, fileID: String, line: Int, whilePushed: Bool
+///     ) {
 ///         Issue.record(Comment(rawValue: message))
 ///     }
 /// }
@@ -27,7 +29,10 @@ public protocol _InjectableTestReporter: Sendable {
     ///   - message: What changed, what it leaks into, and the fix.
     ///   - fileID: Where the change was made.
     ///   - line: The line of the change.
-    static func reportGlobalChange(_ message: String, fileID: String, line: Int)
+    ///   - whilePushed: Whether a `push()` was waiting for its `pop()`, as in an XCTest case
+    ///     that saves and restores the global overrides around each test.
+    static func reportGlobalChange(
+        _ message: String, fileID: String, line: Int, whilePushed: Bool)
 
     /// A `liveOnly` value reached in a test process without an override.
     ///

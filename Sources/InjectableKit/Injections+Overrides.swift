@@ -167,7 +167,8 @@ extension Injections {
     public func pop(file: StaticString = #fileID, line: UInt = #line) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
+        let wasPushed = !registry.isLayer && registry.isPushed
         registry.pop(attempt: "pop()")
-        TestHook.changed(registry, "pop()", file: file, line: line)
+        TestHook.changed(registry, "pop()", file: file, line: line, wasPushed: wasPushed)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InjectableKit
 import Testing
+import XCTest
 
 /// Records InjectableKit's reports in a test process as Swift Testing issues. InjectableKit
 /// finds this type by its name (it links no test framework): keep the name.
@@ -52,9 +53,22 @@ enum TestIssueReporter: _InjectableTestReporter {
         var all: [String] { lock.withLock { messages } }
     }
 
-    static func reportGlobalChange(_ message: String, fileID: String, line: Int) {
+    static func reportGlobalChange(
+        _ message: String, fileID: String, line: Int, whilePushed: Bool
+    ) {
         guard !usesGlobalContainer else { return }
+        if Test.current == nil, !whilePushed, isQuiet {
+            // An XCTest case's, if one runs (XCTest runs its cases one at a time, apart from
+            // Swift Testing's): a change not undone by a `pop()` reaches every later case. With
+            // no XCTest case running, `XCTFail` records nothing.
+            XCTFail(message)
+        }
         record(message, fileID: fileID, line: line)
+    }
+
+    /// Whether no Swift Testing test runs in a layer or under `.globalInjections`.
+    private static var isQuiet: Bool {
+        lock.withLock { state.layeredTests == 0 && state.globalTests == 0 }
     }
 
     static func reportLiveOnly(_ message: String) -> Bool {

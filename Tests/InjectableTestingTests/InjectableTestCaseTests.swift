@@ -50,25 +50,25 @@ final class UnusedOverrideTestCaseTests: XCTestCase {
     func testAnUnusedTypeOverrideFailsTheTest() {
         let probe = Probe(name: "probe") { _ in _ = Injections.container.resolve(\.testingClock) }
         probe.run()
-        XCTAssertEqual(probe.testRun?.failureCount, 1)
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
     }
 
     func testASkippedTestIsNotFailedForIt() {
         let probe = Probe(name: "skipped") { _ in throw XCTSkip("not here") }
         probe.run()
-        XCTAssertEqual(probe.testRun?.failureCount, 0)
-        XCTAssertEqual(probe.testRun?.hasBeenSkipped, true)
+        expectAfterProbe(probe.testRun?.failureCount == 0, "the probe's failures: 0")
+        expectAfterProbe(probe.testRun?.hasBeenSkipped == true, "the probe was skipped")
     }
 
     func testAFailedTestGetsNoSecondFailureForIt() {
         let probe = Probe(name: "failing") { _ in XCTFail("its own failure") }
         probe.run()
-        XCTAssertEqual(probe.testRun?.failureCount, 1)
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
     }
 
     func testAClassCanTurnTheCheckOff() {
         let probe = QuietProbe(name: "quiet") { _ in }
         probe.run()
-        XCTAssertEqual(probe.testRun?.failureCount, 0)
+        expectAfterProbe(probe.testRun?.failureCount == 0, "the probe's failures: 0")
     }
 }

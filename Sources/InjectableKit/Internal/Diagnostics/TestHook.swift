@@ -10,10 +10,12 @@ enum TestHook {
             as? any _InjectableTestReporter.Type
     }()
 
-    /// Reports a change `attempt` made to `registry`, if it is the global one.
+    /// Reports a change `attempt` made to `registry`, if it is the global one. `wasPushed`:
+    /// whether a `push()` was waiting for its `pop()` before the change (`nil`: read it now, the
+    /// change being no `pop()`).
     static func changed(
         _ registry: OverrideRegistry, _ attempt: @autoclosure () -> String, file: StaticString,
-        line: UInt
+        line: UInt, wasPushed: Bool? = nil
     ) {
         guard !registry.isLayer, let reporter, !AutoRegistration.isRunningHook else { return }
         let what = attempt()
@@ -23,7 +25,9 @@ enum TestHook {
                 + "in the test's own layer: give the test the `.injections` trait and register "
                 + "there (`@Test(.injections { $0.\(what) })`), or inside "
                 + "`Injections.withOverrides`. A serialized suite that uses the global container "
-                + "on purpose says so with `@Suite(.serialized, .globalInjections)`.",
-            fileID: "\(file)", line: Int(line))
+                + "on purpose says so with `@Suite(.serialized, .globalInjections)`. In XCTest, "
+                + "subclass `InjectableTestCase`, or call `Injections.container.push()` in "
+                + "`setUp()` and `pop()` in `tearDown()`.",
+            fileID: "\(file)", line: Int(line), whilePushed: wasPushed ?? registry.isPushed)
     }
 }

@@ -284,6 +284,9 @@ final class OverrideRegistry: @unchecked Sendable {
         MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
+    /// Whether a `push()` is waiting for its `pop()`.
+    var isPushed: Bool { lock.withLock { !saved.isEmpty } }
+
     func push(attempt: @autoclosure () -> String) {
         lock.withLock {
             Sealing.refuseIfSealed(attempt())

@@ -1,0 +1,47 @@
+import InjectableKit
+import XCTest
+
+extension Injections {
+    var xctestLeakClock: any Clock { SystemClock() }
+}
+
+/// An XCTest case that changes the global overrides fails, unless it saves and restores them
+/// around the change with `push()` and `pop()`, as Factory's XCTest suites do. Each test runs a
+/// probe case of its own and reads its run's failures; the key is this file's own.
+final class GlobalChangeXCTestTests: XCTestCase {
+    final class Probe: XCTestCase {}
+
+    func testAGlobalRegisterInAnXCTestCaseFailsIt() {
+        let probe = Probe(name: "leaks") { _ in
+            Injections.container.register(\.xctestLeakClock) { FixedClock(now: "leak") }
+            Injections.container.reset(\.xctestLeakClock)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 2, "the probe's failures: 2")
+    }
+
+    func testChangesBetweenPushAndPopAreNotReported() {
+        let probe = Probe(name: "pushed") { _ in
+            Injections.container.push()
+            Injections.container.register(\.xctestLeakClock) { FixedClock(now: "saved") }
+            Injections.container.pop()
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 0, "the probe's failures: 0")
+        expectAfterProbe(
+            Injections.container.resolve(\.xctestLeakClock).now == "live", "restored by pop()")
+    }
+}
+
+extension XCTestCase {
+    /// Records a failure of this case unless `holds`. After a probe case has run, XCTest has no
+    /// current case, and `XCTAssert` would record nothing.
+    func expectAfterProbe(
+        _ holds: Bool, _ claim: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard !holds else { return }
+        recordFailure(
+            withDescription: "Expected: \(claim)", inFile: "\(file)", atLine: Int(line),
+            expected: true)
+    }
+}
