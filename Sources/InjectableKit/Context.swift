@@ -100,7 +100,8 @@ extension Injections {
                         + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait.")
                 + " Or give the registration a test alternative: when(.test) { ... } ?? ..."
             // A verification reports it in its own report (see `Failure.stop`).
-            guard ThreadState.current.verification == nil, let reporter = TestHook.reporter,
+            guard ThreadState.current.verification?.parksOnStop != true,
+                let reporter = TestHook.reporter,
                 reporter.reportLiveOnly(message)
             else {
                 Failure.stop(message)

@@ -33,37 +33,39 @@ extension Injections {
     ///   resolution, by the checks or before them, such as `register { MockService() }` for
     ///   keys declared `any MyServiceType`. It makes the report invalid, like the others.
     ///
-    /// Called from code isolated to an actor, such as a `@MainActor` test, `verify` also takes
-    /// keys isolated to that actor, such as the view models where an app's screens start:
-    ///
-    /// ```swift
-    /// @MainActor @Test func everyScreenResolves() {
-    ///     let report = Injections.verify { $0.resolve(\.accountsViewModel) }
-    ///     #expect(report.isValid, "\(report)")
-    /// }
-    /// ```
-    ///
-    /// The caller waits in `verify` while each check runs, so no other code of its actor runs
-    /// meanwhile, and the check has the actor's state to itself, as the actor's own code
-    /// would. Such a check that does not finish within `timeout` is reported on standard error
-    /// and then waited for, since it may still run the actor's code.
+    /// Keys isolated to an actor, such as the `@MainActor` view models where an app's screens
+    /// start, are checked with ``VerificationKeys/resolveIsolated(_:isolation:file:line:)``
+    /// from code on that actor, on the caller's thread.
     ///
     /// - Parameters:
     ///   - timeout: How long one key may take to resolve.
-    ///   - isolation: The caller's isolation; leave the default.
     ///   - keys: Names the keys to check.
     /// - Returns: Every problem found, in the order the keys were named.
     public static func verify(
-        timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation,
+        timeout: Duration = .seconds(10),
         _ keys: (inout VerificationKeys) -> Void
     ) -> VerificationReport {
         var list = VerificationKeys()
         keys(&list)
         var problems: [VerificationReport.Problem] = []
         for check in list.checks {
-            problems += VerificationRun().run(
-                check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
-                timeout: timeout, lendsIsolation: isolation != nil)
+            if check.runsHere,
+                problems.contains(where: { $0.kind == .cycle || $0.kind == .stopped })
+            {
+                problems.append(
+                    .init(
+                        key: check.name(), kind: .notChecked,
+                        message: "not resolved: on the caller's thread, the failure found above "
+                            + "would stop the process, if this key reaches it"))
+                continue
+            }
+            let run = VerificationRun(parksOnStop: !check.runsHere)
+            problems +=
+                check.runsHere
+                ? run.runHere(check.run, overrides: makeLayer { _ in }, fallbackName: check.name)
+                : run.run(
+                    check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
+                    timeout: timeout)
         }
         problems += unusedTypeOverrides()
         return VerificationReport(keyCount: list.checks.count, problems: problems)
@@ -85,11 +87,13 @@ extension Injections {
             }
     }
 
-    /// The keys that ``Injections/verify(timeout:isolation:_:)`` checks.
+    /// The keys that ``Injections/verify(timeout:_:)`` checks.
     public struct VerificationKeys {
         struct Check {
             /// Asked once the check has run, which may have learned the key's name.
             let name: @Sendable () -> String
+            /// Whether `run` resolves a key isolated to the caller's actor, on its thread.
+            var runsHere = false
             let run: @Sendable () -> String?
         }
 
@@ -108,21 +112,59 @@ extension Injections {
 
         /// Checks that `key` resolves.
         ///
-        /// The key may be isolated to the actor `verify` is called from (see
-        /// ``Injections/verify(timeout:isolation:_:)``).
+        /// For a key isolated to an actor, such as a `@MainActor` view model, use
+        /// ``resolveIsolated(_:isolation:file:line:)``.
         ///
         /// - Parameters:
-        ///   - key: The key, for example `\.accountsViewModel`.
+        ///   - key: The key, for example `\.accountsService`.
         ///   - file: Where the key is named, for a key whose name the report cannot learn;
         ///     leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolve<Value>(
-            _ key: KeyPath<Injections, Value>, file: StaticString = #fileID,
+            _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString = #fileID,
             line: UInt = #line
         ) {
             let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line)) {
+                    _ = Injections.container.resolve(key.keyPath)
+                    return nil
+                })
+        }
+
+        /// Checks that a key isolated to the caller's actor resolves, such as the `@MainActor`
+        /// view model where a screen starts, from code on that actor.
+        ///
+        /// ```swift
+        /// @MainActor @Test func everyScreenResolves() {
+        ///     let report = Injections.verify { keys in
+        ///         keys.resolveIsolated(\.accountsViewModel)
+        ///         keys.resolve(\.accountsService)
+        ///     }
+        ///     #expect(report.isValid, "\(report)")
+        /// }
+        /// ```
+        ///
+        /// The key resolves on the caller's thread, as the app resolves it, in a fresh layer,
+        /// and its report finds what the others do, with two differences: `timeout` does not
+        /// bound it, and a failure that stops the process (a cycle) stops it here too, with its
+        /// message, since the caller's thread cannot be parked. Name the keys such a key
+        /// resolves first, with ``resolve(_:file:line:)``: a cycle among them is then reported,
+        /// and the keys named after it with `resolveIsolated` are reported as not checked.
+        ///
+        /// - Parameters:
+        ///   - key: The key, for example `\.accountsViewModel`.
+        ///   - isolation: The caller's actor, which the key is isolated to; leave the default.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn;
+        ///     leave the default.
+        ///   - line: The line where the key is named, likewise.
+        public mutating func resolveIsolated<Value>(
+            _ key: KeyPath<Injections, Value>, isolation: isolated any Actor = #isolation,
+            file: StaticString = #fileID, line: UInt = #line
+        ) {
+            let key = LentKey(key)
+            checks.append(
+                Check(name: Self.name(key, file: file, line: line), runsHere: true) {
                     _ = Injections.container.resolve(key.keyPath)
                     return nil
                 })
@@ -136,7 +178,7 @@ extension Injections {
         ///     leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolveNonNil<Value>(
-            _ key: KeyPath<Injections, Value?>, file: StaticString = #fileID,
+            _ key: any KeyPath<Injections, Value?> & Sendable, file: StaticString = #fileID,
             line: UInt = #line
         ) {
             let key = LentKey(key)
@@ -148,7 +190,7 @@ extension Injections {
         }
     }
 
-    /// What ``Injections/verify(timeout:isolation:_:)`` found.
+    /// What ``Injections/verify(timeout:_:)`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// One problem with one key.
         public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -168,6 +210,10 @@ extension Injections {
                 /// A type override of the layers in effect served none of the verified keys:
                 /// its type is not the declared type of any of them.
                 case unusedOverride
+                /// A key isolated to the caller's actor that was not resolved, since an
+                /// earlier check found a failure that would stop the process on the caller's
+                /// thread (see ``VerificationKeys/resolveIsolated(_:isolation:file:line:)``).
+                case notChecked
             }
 
             /// The key, as `\.name`; for an unused override, the override.

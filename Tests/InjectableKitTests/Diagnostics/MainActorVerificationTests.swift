@@ -1,10 +1,5 @@
-import Foundation
 import InjectableKit
-import Synchronization
 import Testing
-
-/// Whether the slow screen's getter has returned.
-let slowScreenFinished = Atomic<Bool>(false)
 
 /// Where an app's screens start: `@MainActor` view models.
 @MainActor final class VerifiedScreenModel {
@@ -13,18 +8,13 @@ let slowScreenFinished = Atomic<Bool>(false)
 }
 
 extension Injections {
+    /// Built on the main actor, as the app builds it: `assumeIsolated` traps anywhere else.
     @MainActor var verifiedScreen: VerifiedScreenModel {
-        VerifiedScreenModel(reporter: resolve(\.verifyFreshReporter))
+        MainActor.assumeIsolated { VerifiedScreenModel(reporter: resolve(\.verifyFreshReporter)) }
     }
     /// Built from a reporter that keeps a unique formatter: the scope mismatch shows through.
     @MainActor var mismatchedScreen: VerifiedScreenModel {
         VerifiedScreenModel(reporter: resolve(\.verifyReporter))
-    }
-    /// Slower than the test's timeout.
-    @MainActor var slowScreen: VerifiedScreenModel {
-        Thread.sleep(forTimeInterval: 0.5)
-        defer { slowScreenFinished.store(true, ordering: .sequentiallyConsistent) }
-        return VerifiedScreenModel(reporter: resolve(\.verifyFreshReporter))
     }
     @MainActor var cyclicScreen: VerifiedScreenModel {
         _ = resolve(\.cycleSession)
@@ -34,18 +24,18 @@ extension Injections {
 
 /// `verify` takes the `@MainActor` keys where screens start, from main-actor code, and reports
 /// what their graphs hold as it does for any key. Each check runs in a fresh layer of its own,
-/// so these run in parallel with other suites; the cycle's check runs in a child process.
+/// so these run in parallel with other suites; the cycles' checks run in child processes.
 @Suite struct MainActorVerificationTests {
-    @MainActor @Test func aMainActorRootVerifies() {
-        let report = Injections.verify { $0.resolve(\.verifiedScreen) }
+    @MainActor @Test func aMainActorRootVerifiesOnTheMainActor() {
+        let report = Injections.verify { $0.resolveIsolated(\.verifiedScreen) }
         #expect(report.isValid, "\(report)")
         #expect(report.keyCount == 1)
     }
 
     @MainActor @Test func aMainActorRootReportsWhatItsGraphHolds() {
         let report = Injections.verify { keys in
-            keys.resolve(\.mismatchedScreen)
-            keys.resolve(\.verifyTitle)  // a key of any isolation, in the same list
+            keys.resolveIsolated(\.mismatchedScreen)
+            keys.resolve(\.verifyTitle)
         }
         #expect(report.keyCount == 2)
         #expect(report.problems.map(\.kind) == [.scopeMismatch], "\(report)")
@@ -53,24 +43,27 @@ extension Injections {
             report.problems.first?.message.hasPrefix(#"\.verifyReporter (cached) holds"#) == true)
     }
 
-    @MainActor @Test func aSlowMainActorRootIsReportedAndWaitedFor() {
-        let report = Injections.verify(timeout: .milliseconds(20)) { $0.resolve(\.slowScreen) }
-        #expect(report.problems.map(\.kind) == [.timedOut], "\(report)")
-        // Its check ran main-actor code: it has finished by the time `verify` returns.
-        let finished = slowScreenFinished.load(ordering: .sequentiallyConsistent)
-        #expect(finished)
-    }
-
-    @Test func aCycleUnderAMainActorRootIsReportedAndTheProcessGoesOn() async {
+    @Test func aCycleBeneathAMainActorRootIsReportedThroughItsNonisolatedKey() async {
         await #expect(processExitsWith: .success) {
             await MainActor.run {
-                let report = Injections.verify { $0.resolve(\.cyclicScreen) }
-                #expect(report.problems.map(\.kind) == [.cycle], "\(report)")
-                #expect(
-                    report.problems.first?.message.contains(
-                        #"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#)
-                        == true)
+                let report = Injections.verify { keys in
+                    keys.resolve(\.cycleSession)
+                    keys.resolveIsolated(\.cyclicScreen)
+                }
+                #expect(report.problems.map(\.kind) == [.cycle, .notChecked], "\(report)")
             }
         }
+    }
+
+    @Test func aCycleReachedOnTheCallersThreadStopsWithItsMessage() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardErrorContent]
+        ) {
+            await MainActor.run {
+                _ = Injections.verify { $0.resolveIsolated(\.cyclicScreen) }
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(#"dependency cycle: \.cycleSession -> \.cycleAPI"#))
     }
 }

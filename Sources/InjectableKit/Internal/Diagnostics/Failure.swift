@@ -204,7 +204,7 @@ enum Failure {
     /// for good instead: a getter cannot be unwound, but it need not go on.
     static func stop(_ message: String, cycle names: [String]? = nil) -> Never {
         if let names, Diagnostics.active { Diagnostics.cycle(names) }
-        if let verification = ThreadState.current.verification {
+        if let verification = ThreadState.current.verification, verification.parksOnStop {
             verification.stop(message, isCycle: names != nil)
         }
         fatalError(message)

@@ -23,6 +23,13 @@ final class VerificationRun: @unchecked Sendable {
     private var problem: String?
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
+    /// Whether the check runs on a thread of its own, which a failure that would stop the
+    /// process parks instead (`run`); `false` for one on the caller's thread (`runHere`).
+    let parksOnStop: Bool
+
+    init(parksOnStop: Bool) {
+        self.parksOnStop = parksOnStop
+    }
 
     /// Records a finished resolution on this run's thread, and its edge from `parent`.
     func resolved(_ frame: Frame, parent: Frame?) {
@@ -43,13 +50,11 @@ final class VerificationRun: @unchecked Sendable {
     ///
     /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
     ///   scope mismatch, or that it did not finish within `timeout`.
-    ///
-    /// With `lendsIsolation`, the caller holds an actor, whose code `check` may run while the
-    /// caller waits: so the caller waits for it to finish (or to be parked) even past `timeout`.
     func run(
         _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
-        fallbackName: () -> String, timeout: Duration, lendsIsolation: Bool
+        fallbackName: () -> String, timeout: Duration
     ) -> [Injections.VerificationReport.Problem] {
+        assert(parksOnStop, "InjectableKit: a check on a thread of its own parks on a stop")
         Thread.detachNewThread { [self] in
             ThreadState.current.verification = self
             let finding = Injections.withOverrides(overrides) { check() }
@@ -61,18 +66,32 @@ final class VerificationRun: @unchecked Sendable {
             Double(timeout.components.seconds)
             + Double(timeout.components.attoseconds) / 1e18
         guard done.wait(timeout: .now() + seconds) == .success else {
-            let timedOut = Injections.VerificationReport.Problem(
-                key: fallbackName(), kind: .timedOut,
-                message: "did not finish resolving within \(timeout)")
-            guard lendsIsolation else { return [timedOut] }
-            FileHandle.standardError.write(
-                Data(
-                    ("InjectableKit: verify: \(timedOut). It may run the code of the actor that "
-                        + "called verify, so verify waits for it to finish.\n").utf8))
-            done.wait()
-            return [timedOut] + lock.withLock { findings(fallbackName: fallbackName) }
+            return [
+                .init(
+                    key: fallbackName(), kind: .timedOut,
+                    message: "did not finish resolving within \(timeout)")
+            ]
         }
         return lock.withLock { findings(fallbackName: fallbackName) }
+    }
+
+    /// Runs `check` on the caller's thread, with `overrides` in effect: for a key isolated to
+    /// the caller's actor. A failure that would stop the process stops it.
+    ///
+    /// - Returns: What went wrong: the check's own finding and each scope mismatch.
+    func runHere(
+        _ check: () -> String?, overrides: Injections.LocalOverrides, fallbackName: () -> String
+    ) -> [Injections.VerificationReport.Problem] {
+        assert(!parksOnStop, "InjectableKit: the caller's thread cannot be parked")
+        let thread = ThreadState.current
+        let enclosing = thread.verification
+        thread.verification = self
+        let finding = Injections.withOverrides(overrides) { check() }
+        thread.verification = enclosing
+        return lock.withLock {
+            problem = finding
+            return findings(fallbackName: fallbackName)
+        }
     }
 
     /// Reports the failure that would stop the process, and parks the calling thread for good.
