@@ -97,7 +97,8 @@ extension Injections {
                         + "`Injections.currentOverrides` in the test and run that work in "
                         + "`Injections.withOverrides(overrides) { ... }`."
                     : "Add the override to the test's layer: "
-                        + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait.")
+                        + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait "
+                        + "(XCTest: in `registerOverrides(_:)` of its `InjectableTestCase`).")
                 + " Or give the registration a test alternative: when(.test) { ... } ?? ..."
             // A verification reports it in its own report (see `Failure.stop`).
             guard ThreadState.current.verification?.parksOnStop != true,

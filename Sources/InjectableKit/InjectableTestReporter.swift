@@ -54,6 +54,6 @@ public protocol _InjectableTestReporter: Sendable {
     ///
     /// - Parameters:
     ///   - message: The key, what the resolution got, and the fix.
-    ///   - key: The key, as the message names it, to report each key once.
+    ///   - key: Tells the key apart from others, even of the same type, to report each once.
     static func reportUnlayeredResolution(_ message: String, key: String)
 }

@@ -187,6 +187,21 @@ extension Injections {
         return try await Layers.with(overrides.registry, operation)
     }
 
+    /// The synchronous form of `_withTestOverrides(_:isolation:operation:)`, for
+    /// `InjectableTesting`'s XCTest base class.
+    ///
+    /// - Parameters:
+    ///   - overrides: The test's layer.
+    ///   - operation: The test.
+    /// - Returns: What `operation` returns.
+    public static func _withTestOverrides<Result>(
+        _ overrides: LocalOverrides, operation: () throws -> Result
+    ) rethrows -> Result {
+        TestLayers.enter(overrides.registry)
+        defer { TestLayers.leave(overrides.registry) }
+        return try Layers.with(overrides.registry, operation)
+    }
+
     /// A layer of overrides to run code in now and later, with
     /// `withOverrides(_:operation:)`: every run shares its overrides and its scope caches.
     ///

@@ -169,6 +169,9 @@ extension Injections {
         let registry = OverrideRegistry.current
         let wasPushed = !registry.isLayer && registry.isPushed
         registry.pop(attempt: "pop()")
-        TestHook.changed(registry, "pop()", file: file, line: line, wasPushed: wasPushed)
+        // Without a `push()`, nothing changed.
+        if wasPushed {
+            TestHook.changed(registry, "pop()", file: file, line: line, wasPushed: wasPushed)
+        }
     }
 }

@@ -18,9 +18,9 @@ import Testing
 /// Outside a layer, a test's `register`, `reset` and `pop` change the overrides of the whole
 /// process, which every test running at the same time sees: in a test process that links
 /// `InjectableTesting`, each such change fails its test, unless the test carries this trait.
-/// Mark the suite `.serialized` so that its tests do not see each other's changes; tests of
-/// other suites that run at the same time still do, unless they run in their own layers (the
-/// ``InjectionsTrait`` `.injections`), whose own overrides win over global ones.
+/// Test cases with this trait run one at a time, across suites, so that none sees another's
+/// changes. Tests without it that run at the same time still do, unless they run in their own
+/// layers (the ``InjectionsTrait`` `.injections`), whose own overrides win over global ones.
 public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Applies to the tests of nested suites too.
     public var isRecursive: Bool { true }
@@ -47,10 +47,12 @@ public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestIssueReporter.global {
-            Injections.container.push()
-            defer { Injections.container.pop() }
-            try await function()
+        try await GlobalContainerTurn.run {
+            try await TestIssueReporter.global {
+                Injections.container.push()
+                defer { Injections.container.pop() }
+                try await function()
+            }
         }
     }
 }

@@ -43,8 +43,10 @@ open class InjectableTestCase: XCTestCase {
     /// served nothing (see ``reportsUnusedOverrides``).
     override open func invokeTest() {
         let layer = Injections.makeOverrides { registerOverrides($0) }
-        Injections.withOverrides(layer) {
-            super.invokeTest()
+        TestIssueReporter.xctestCase {
+            Injections._withTestOverrides(layer) {
+                super.invokeTest()
+            }
         }
         // A skipped or failed test may not have reached the code that uses an override.
         guard reportsUnusedOverrides, let run = testRun, !run.hasBeenSkipped,

@@ -16,6 +16,8 @@ enum TestIssueReporter: _InjectableTestReporter {
     private struct State {
         /// Tests running in a layer of the `.injections` trait.
         var layeredTests = 0
+        /// `InjectableTestCase` tests running (XCTest runs one at a time).
+        var xctestCases = 0
         /// Tests running under `.globalInjections`: their work that leaves their task is not
         /// told apart from a leak, so nothing unattributed is reported while one runs.
         var globalTests = 0
@@ -57,11 +59,13 @@ enum TestIssueReporter: _InjectableTestReporter {
         _ message: String, fileID: String, line: Int, whilePushed: Bool
     ) {
         guard !usesGlobalContainer else { return }
-        if Test.current == nil, !whilePushed, isQuiet {
-            // An XCTest case's, if one runs (XCTest runs its cases one at a time, apart from
-            // Swift Testing's): a change not undone by a `pop()` reaches every later case. With
-            // no XCTest case running, `XCTFail` records nothing.
-            XCTFail(message)
+        if Test.current == nil, isQuiet {
+            // No Swift Testing test runs in a trait: an XCTest case's change, if one runs (XCTest
+            // runs its cases one at a time). Not undone by a `pop()`, it reaches every later
+            // case; between `push()` and `pop()` it is made on purpose. With no XCTest case
+            // running, `XCTFail` records nothing.
+            if !whilePushed { XCTFail(message) }
+            return
         }
         record(message, fileID: fileID, line: line)
     }
@@ -72,11 +76,22 @@ enum TestIssueReporter: _InjectableTestReporter {
     }
 
     static func reportLiveOnly(_ message: String) -> Bool {
-        // The run goes on wherever the report lands: a test's issue, or once the run's.
+        // The run goes on wherever the report lands: a test's issue, an `InjectableTestCase`'s
+        // failure, or once the run's while tests run in the traits.
         guard Test.current == nil else {
             Issue.record(Comment(rawValue: message))
             return true
         }
+        let (xctestCases, traitTests) = lock.withLock {
+            (state.xctestCases, state.layeredTests + state.globalTests + state.sinks.count)
+        }
+        if xctestCases > 0 {
+            XCTFail(message)
+            return true
+        }
+        // No test known to record it (a plain `XCTestCase`, or work outside every test):
+        // stopping is the one report that cannot pass unseen.
+        guard traitTests > 0 else { return false }
         let (report, sinks) = lock.withLock {
             (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
         }
@@ -90,7 +105,13 @@ enum TestIssueReporter: _InjectableTestReporter {
         // A test's own resolution outside any layer asks for the live value: only work that
         // left its test's task (no current test) is reported, once per key.
         guard Test.current == nil else { return }
-        recordOnce(message, site: "resolution of \(key)", location: nil)
+        let site = "resolution of \(key)"
+        let xctest = lock.withLock {
+            state.xctestCases > 0 && state.reportedSites.insert(site).inserted
+        }
+        // Work an `InjectableTestCase` test started: XCTest runs one test at a time.
+        if xctest { XCTFail(message) }
+        recordOnce(message, site: site, location: nil)
     }
 
     /// Records `message` as an issue of the current test; without one (work that left its
@@ -134,6 +155,13 @@ enum TestIssueReporter: _InjectableTestReporter {
         lock.withLock { state.layeredTests += 1 }
         defer { lock.withLock { state.layeredTests -= 1 } }
         return try await operation()
+    }
+
+    /// Runs an `InjectableTestCase` test, counted while it runs.
+    static func xctestCase<Result>(_ operation: () throws -> Result) rethrows -> Result {
+        lock.withLock { state.xctestCases += 1 }
+        defer { lock.withLock { state.xctestCases -= 1 } }
+        return try operation()
     }
 
     /// Runs a test that uses the global container on purpose.

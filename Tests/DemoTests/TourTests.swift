@@ -153,15 +153,19 @@ import Testing
         #expect(steps.contains("   Outside both layers: Ada Lovelace"))
     }
 
-    @Test func theTourShowsTheReportOfATestThatRegistersOutsideItsLayer() async throws {
-        let steps = section(9, of: try await tourOutput(mocks: false))
-        #expect(
-            steps.contains {
-                $0.contains("InjectableKit: register(") && $0.contains("TourLeakingTest.swift:")
-                    && $0.contains("changed the global overrides")
-            }, "\(steps)")
-        #expect(steps.contains("   That test failed; the run's other tests go on and report."))
-    }
+    // The tour finds the package's test runner beside the Demo only where it is an executable
+    // file: on Linux (on Darwin it is a bundle, and the step says it skipped).
+    #if os(Linux)
+        @Test func theTourShowsTheReportOfATestThatRegistersOutsideItsLayer() async throws {
+            let steps = section(9, of: try await tourOutput(mocks: false))
+            #expect(
+                steps.contains {
+                    $0.contains("InjectableKit: register(") && $0.contains("TourLeakingTest.swift:")
+                        && $0.contains("changed the global overrides")
+                }, "\(steps)")
+            #expect(steps.contains("   That test failed; the run's other tests go on and report."))
+        }
+    #endif
 
     @Test func theTourShowsTheTraceVerifyACycleAndSeal() async throws {
         let lines = try await tourOutput(mocks: false)

@@ -23,7 +23,9 @@ struct UsesGlobalContainerTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestIssueReporter.global { try await function() }
+        try await GlobalContainerTurn.run {
+            try await TestIssueReporter.global { try await function() }
+        }
     }
 }
 

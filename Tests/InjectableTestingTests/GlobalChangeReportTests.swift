@@ -8,7 +8,10 @@ extension Injections {
     var leakProbeClock: any Clock { SystemClock() }
     var globalProbeClock: any Clock { SystemClock() }
     var detachedProbeClock: any Clock { shared(SystemClock()) }
-    var detachedBystanderClock: any Clock { shared(SystemClock()) }
+    /// Of a type of its own, which no type override of another test's layer serves.
+    var detachedBystanderClock: DetachedProbeClock { shared(DetachedProbeClock(now: "live")) }
+    var globalTurnClock: any Clock { SystemClock() }
+    var detachedCarriedClock: DetachedProbeClock { shared(DetachedProbeClock(now: "live")) }
 }
 
 /// A test's change of the global overrides is reported as its failure, naming the key, the
@@ -95,6 +98,7 @@ struct UnlayeredResolutionReportTests {
     }
 
     @Test func aResolutionOfAKeyNoTestOverridesIsNotReported() async throws {
+        _ = Injections.container.resolve(\.detachedBystanderClock)  // the key's name is learned
         let reports = try await TestIssueReporter.unattributedReports {
             try await InjectionsTrait.injections {
                 $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }
@@ -107,20 +111,21 @@ struct UnlayeredResolutionReportTests {
     }
 
     @Test func workCarryingTheTestsLayerIsNotReported() async throws {
+        _ = Injections.container.resolve(\.detachedCarriedClock)  // the key's name is learned
         let reports = try await TestIssueReporter.unattributedReports {
             try await InjectionsTrait.injections {
-                $0.register(\.detachedBystanderClock) { FixedClock(now: "mock") }
+                $0.register(\.detachedCarriedClock) { DetachedProbeClock(now: "mock") }
             }.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
                 let overrides = Injections.currentOverrides
                 let now = await Task.detached {
                     Injections.withOverrides(overrides) {
-                        Injections.container.resolve(\.detachedBystanderClock).now
+                        Injections.container.resolve(\.detachedCarriedClock).now
                     }
                 }.value
                 #expect(now == "mock")
             }
         }
-        #expect(!reports.contains { $0.contains("detachedBystanderClock") }, "\(reports)")
+        #expect(!reports.contains { $0.contains("detachedCarriedClock") }, "\(reports)")
     }
 }
 
@@ -145,4 +150,46 @@ struct UnlayeredResolutionReportTests {
         let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
         #expect(now == "live")
     }
+}
+
+/// Test cases of two `.globalInjections` suites that run at once take turns: each keeps its
+/// global override for its whole run. The key is this suite's own.
+struct GlobalInjectionsTurnTests {
+    @Test func globalTestCasesOfTwoSuitesTakeTurns() async throws {
+        let test = try #require(Test.current)
+        let kept = Kept()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in ["first", "second"] {
+                group.addTask {
+                    try await GlobalInjectionsTrait().provideScope(
+                        for: test, testCase: Test.Case.current
+                    ) {
+                        Injections.container.register(\.globalTurnClock) { FixedClock(now: name) }
+                        var held = true
+                        for _ in 0..<20 {
+                            try await Task.sleep(for: .milliseconds(1))
+                            held =
+                                held && Injections.container.resolve(\.globalTurnClock).now == name
+                        }
+                        kept.record(name, held)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(kept.all == ["first": true, "second": true])
+        #expect(Injections.container.resolve(\.globalTurnClock).now == "live")
+    }
+}
+
+/// Whether each test case kept its override, from the tasks that ran them.
+private final class Kept: Sendable {
+    private let kept = Mutex<[String: Bool]>([:])
+    func record(_ name: String, _ held: Bool) { kept.withLock { $0[name] = held } }
+    var all: [String: Bool] { kept.withLock { $0 } }
+}
+
+/// The type of keys that only `UnlayeredResolutionReportTests` use.
+struct DetachedProbeClock: Sendable {
+    let now: String
 }

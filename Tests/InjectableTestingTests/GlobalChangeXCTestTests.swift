@@ -1,8 +1,10 @@
 import InjectableKit
+import InjectableTesting
 import XCTest
 
 extension Injections {
     var xctestLeakClock: any Clock { SystemClock() }
+    var xctestLiveOnlyClock: any Clock { liveOnly(SystemClock()) }
 }
 
 /// An XCTest case that changes the global overrides fails, unless it saves and restores them
@@ -43,5 +45,19 @@ extension XCTestCase {
         recordFailure(
             withDescription: "Expected: \(claim)", inFile: "\(file)", atLine: Int(line),
             expected: true)
+    }
+}
+
+/// A `liveOnly` key reached without an override in an `InjectableTestCase` test fails that
+/// test, and the run goes on.
+final class LiveOnlyXCTestTests: XCTestCase {
+    final class Probe: InjectableTestCase {}
+
+    func testALiveOnlyKeyReachedWithoutAnOverrideFailsTheCase() {
+        let probe = Probe(name: "liveOnly") { _ in
+            _ = Injections.container.resolve(\.xctestLiveOnlyClock)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
     }
 }

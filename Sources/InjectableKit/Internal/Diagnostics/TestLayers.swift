@@ -56,6 +56,6 @@ enum TestLayers {
                 + "block, a thread, a stored callback) leaves its layer: capture `let overrides "
                 + "= Injections.currentOverrides` in the test and run that work in "
                 + "`Injections.withOverrides(overrides) { ... }`.",
-            key: key)
+            key: "\(key) (\(ObjectIdentifier(keyPath)))")
     }
 }
