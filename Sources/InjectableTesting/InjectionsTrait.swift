@@ -24,7 +24,7 @@ import Testing
 /// The trait's closure runs on the main actor, so it can override `@MainActor` keys by key:
 /// `$0.registerOnMainActor(\.listViewModel) { PreviewListViewModel() }`. A key isolated to
 /// another global actor can be named only on that actor: give the closure that actor with
-/// ``Testing/Trait/injections(reportingUnusedOverrides:sourceLocation:isolated:)``.
+/// `.injections(isolated:)`.
 ///
 /// When the test or suite the trait is attached to has finished, the trait records an issue
 /// for each type override that served no resolution in any of its test cases: a type override
