@@ -27,11 +27,11 @@ extension Injections {
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<Argument, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (Argument) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (Argument) -> Value
+        arguments factory: @escaping @Sendable (Argument) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
@@ -47,11 +47,11 @@ extension Injections {
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<First, Second, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (First, Second) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (First, Second) -> Value
+        arguments factory: @escaping @Sendable (First, Second) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
@@ -67,11 +67,11 @@ extension Injections {
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<First, Second, Third, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (First, Second, Third) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (First, Second, Third) -> Value
+        arguments factory: @escaping @Sendable (First, Second, Third) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
@@ -79,7 +79,7 @@ extension Injections {
 
 extension Injections.LocalOverrides {
     /// Overrides a key of function type of 1 argument in this layer with a function of the
-    /// same arguments, as `Injections.container.register(_:file:line:factory:)` does.
+    /// same arguments, as `Injections.container.register(_:file:line:arguments:)` does.
     ///
     /// ```swift
     /// @Test(.injections { $0.register(\.makeAccount) { id in MockAccount(id: id) } })
@@ -90,43 +90,43 @@ extension Injections.LocalOverrides {
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<Argument, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (Argument) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (Argument) -> Value
+        arguments factory: @escaping @Sendable (Argument) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
 
     /// Overrides a key of function type of 2 arguments in this layer with a function of the
-    /// same arguments, as `Injections.container.register(_:file:line:factory:)` does.
+    /// same arguments, as `Injections.container.register(_:file:line:arguments:)` does.
     ///
     /// - Parameters:
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<First, Second, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (First, Second) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (First, Second) -> Value
+        arguments factory: @escaping @Sendable (First, Second) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
 
     /// Overrides a key of function type of 3 arguments in this layer with a function of the
-    /// same arguments, as `Injections.container.register(_:file:line:factory:)` does.
+    /// same arguments, as `Injections.container.register(_:file:line:arguments:)` does.
     ///
     /// - Parameters:
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments.
+    ///   - factory: Builds the replacement from the arguments; the closure after the call.
     public func register<First, Second, Third, Value>(
         _ keyPath: KeyPath<Injections, @Sendable (First, Second, Third) -> Value>,
         file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (First, Second, Third) -> Value
+        arguments factory: @escaping @Sendable (First, Second, Third) -> Value
     ) {
         register(keyPath, file: file, line: line) { factory }
     }
