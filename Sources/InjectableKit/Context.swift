@@ -24,6 +24,18 @@ extension Injections {
         case debug
         /// The program was launched with this argument, such as `--mocks`.
         case argument(String)
+        /// Built for a simulator: the iOS, tvOS, watchOS or visionOS simulator on a Mac
+        /// (`targetEnvironment(simulator)`). Never on macOS or Linux.
+        ///
+        /// ```swift
+        /// var location: any LocationProviding {
+        ///     when(.simulator) { FixedLocation(.cupertino) } ?? shared(LiveLocation())
+        /// }
+        /// ```
+        case simulator
+        /// On real hardware: everywhere ``simulator`` is not (a phone, a watch, a Mac, a
+        /// Linux machine).
+        case device
 
         /// Whether the program runs in this context now.
         public var isActive: Bool {
@@ -32,6 +44,8 @@ extension Injections {
             case .preview: ContextFacts.isPreviewing
             case .debug: ContextFacts.isDebugBuild
             case .argument(let argument): ContextFacts.arguments.contains(argument)
+            case .simulator: ContextFacts.isSimulator
+            case .device: !ContextFacts.isSimulator
             }
         }
     }
@@ -133,4 +147,13 @@ enum ContextFacts {
         ProcessInfo.processInfo.environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1"
 
     static let isDebugBuild = _isDebugAssertConfiguration()
+
+    /// A simulator build: a compile-time fact, as the simulator is a platform of its own.
+    static var isSimulator: Bool {
+        #if targetEnvironment(simulator)
+            true
+        #else
+            false
+        #endif
+    }
 }

@@ -22,7 +22,9 @@ import Testing
 /// suites; a test's own `.injections` trait is layered over its suite's.
 ///
 /// The trait's closure runs on the main actor, so it can override `@MainActor` keys by key:
-/// `$0.registerOnMainActor(\.listViewModel) { PreviewListViewModel() }`.
+/// `$0.registerOnMainActor(\.listViewModel) { PreviewListViewModel() }`. A key isolated to
+/// another global actor can be named only on that actor: give the closure that actor with
+/// `.injections(isolated:)`.
 ///
 /// When the test or suite the trait is attached to has finished, the trait records an issue
 /// for each type override that served no resolution in any of its test cases: a type override
@@ -31,7 +33,8 @@ import Testing
 /// whose tests a filtered run may leave out, a warning. Nothing is reported when a test case
 /// threw. Pass `reportingUnusedOverrides: false` to a test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
-    let configure: @MainActor @Sendable (Injections.LocalOverrides) -> Void
+    /// Registers the overrides, on the closure's actor.
+    let configure: @Sendable (Injections.LocalOverrides) async -> Void
     let usage: TypeOverrideUsage?
     let sourceLocation: SourceLocation
 
@@ -78,8 +81,8 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let configure = configure
-        let layer = await MainActor.run { Injections.makeOverrides(configure) }
+        let layer = Injections.makeOverrides { _ in }
+        await configure(layer)
         do {
             try await TestIssueReporter.layered {
                 try await Injections._withTestOverrides(layer) {
@@ -115,7 +118,38 @@ extension Trait where Self == InjectionsTrait {
         _ configure: @escaping @MainActor @Sendable (Injections.LocalOverrides) -> Void = { _ in }
     ) -> Self {
         InjectionsTrait(
-            configure: configure,
+            configure: { overrides in await MainActor.run { configure(overrides) } },
+            usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
+            sourceLocation: sourceLocation)
+    }
+
+    /// Runs each test in its own overrides and scope caches, registered by a closure isolated
+    /// to the actor it names: for keys isolated to a global actor other than the main actor,
+    /// which only code on that actor can name.
+    ///
+    /// ```swift
+    /// @Test(.injections(isolated: { @StorageActor in
+    ///     $0.registerOnGlobalActor(\.store) { @StorageActor in MemoryStore() }
+    /// }))
+    /// @StorageActor func savesItems() { ... }
+    /// ```
+    ///
+    /// It otherwise behaves as ``injections(reportingUnusedOverrides:sourceLocation:_:)``.
+    ///
+    /// - Parameters:
+    ///   - reportingUnusedOverrides: Whether to record an issue for a type override that
+    ///     served no resolution in any of the trait's tests.
+    ///   - sourceLocation: Where those issues are reported; leave the default.
+    ///   - configure: Registers the overrides, on the actor written on the closure
+    ///     (`{ @StorageActor in ... }`); a closure without one runs on no actor.
+    /// - Returns: The trait.
+    public static func injections(
+        reportingUnusedOverrides: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        isolated configure: @escaping @isolated(any) @Sendable (Injections.LocalOverrides) -> Void
+    ) -> Self {
+        InjectionsTrait(
+            configure: { overrides in await configure(overrides) },
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)
     }

@@ -30,6 +30,18 @@ struct InjectionsTraitTests {
         #expect(Injections.container.resolve(\.testingViewModel).title == "mock")
     }
 
+    /// A key isolated to another global actor is named in a closure isolated to that actor.
+    @TestingStorageActor
+    @Test(
+        .injections(isolated: { @TestingStorageActor in
+            $0.registerOnGlobalActor(\.testingStore) { @TestingStorageActor in
+                TestingStore(name: "mock")
+            }
+        }))
+    func aGlobalActorKeyCanBeOverriddenByKeyFromTheTrait() {
+        #expect(Injections.container.resolve(\.testingStore).name == "mock")
+    }
+
     @Test func eachTestStartsWithFreshScopeCaches() {
         let tally = Injections.container.resolve(\.testingCounter)
         #expect(tally.count == 0)
@@ -67,4 +79,17 @@ struct ParallelIsolationTests {
         tally.count += index
         #expect(Injections.container.resolve(\.testingCounter).count == index)
     }
+}
+
+@globalActor actor TestingStorageActor {
+    static let shared = TestingStorageActor()
+}
+
+@TestingStorageActor final class TestingStore {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+extension Injections {
+    @TestingStorageActor var testingStore: TestingStore { cached(TestingStore(name: "live")) }
 }

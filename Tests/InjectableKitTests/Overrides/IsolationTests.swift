@@ -183,3 +183,45 @@ extension Injections {
         }
     }
 }
+
+extension Injections {
+    @StorageActor var isolatedStore: Store { cached(Store()) }
+}
+
+extension Store {
+    convenience init(items: [String]) {
+        self.init()
+        self.items = items
+    }
+}
+
+/// Overrides of keys isolated to a global actor other than the main actor. Each test runs in its
+/// own layer, so they run in parallel.
+@Suite struct GlobalActorOverrideTests {
+    @StorageActor @Test func aGlobalActorKeyIsOverriddenWithAFactoryOnThatActor() {
+        Injections.withOverrides {
+            $0.registerOnGlobalActor(\.isolatedStore) { @StorageActor in Store(items: ["mock"]) }
+        } operation: {
+            #expect(Injections.container.resolve(\.isolatedStore).items == ["mock"])
+        }
+    }
+
+    @StorageActor @Test func theContainerFormOverridesAGlobalActorKeyByType() {
+        Injections.withOverrides { _ in
+        } operation: {
+            Injections.container.registerOnGlobalActor { @StorageActor in
+                Store(items: ["by type"])
+            }
+            #expect(Injections.container.resolve(\.isolatedStore).items == ["by type"])
+        }
+    }
+
+    @Test func aGlobalActorOverrideResolvedOffItsActorStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            Injections.container.registerOnGlobalActor { @StorageActor in
+                Service("storage actor mock")
+            }
+            _ = Injections.container.resolve(\.layeredCached)
+        }
+    }
+}

@@ -12,6 +12,10 @@ extension Injections {
     var previewGreeting: any LayeredGreeting {
         when(.preview) { MockGreeting("preview") } ?? LiveGreeting()
     }
+    var deviceGreeting: any LayeredGreeting {
+        when(.simulator) { MockGreeting("simulator") }
+            ?? when(.device) { MockGreeting("device") } ?? LiveGreeting()
+    }
     var liveOnlyGreeting: any LayeredGreeting { shared(liveOnly(LiveGreeting())) }
 }
 
@@ -34,6 +38,18 @@ extension Injections {
         #else
             #expect(!Injections.Context.debug.isActive)
         #endif
+    }
+
+    @Test func theSimulatorAndDeviceContextsFollowTheBuildTarget() {
+        // On Linux and macOS, never a simulator; in an iOS simulator build, always one.
+        #if targetEnvironment(simulator)
+            let expected = "simulator"
+        #else
+            let expected = "device"
+        #endif
+        #expect(Injections.Context.simulator.isActive == (expected == "simulator"))
+        #expect(Injections.Context.device.isActive == (expected == "device"))
+        #expect(Injections.container.resolve(\.deviceGreeting).text == expected)
     }
 
     @Test func overridesWinOverContextAlternatives() {
