@@ -1,6 +1,7 @@
-import InjectableKit
 import Synchronization
 import Testing
+
+@testable import InjectableKit
 
 extension Injections {
     var layerTraceMine: DiagnosticsAPI { cached(DiagnosticsAPI()) }
@@ -69,4 +70,19 @@ extension Injections {
 
 private final class Flag: Sendable {
     let value = Atomic<Bool>(false)
+}
+
+/// A trace started in a layer and never stopped ends with its layer, so that later
+/// resolutions do not keep paying for it.
+@Suite struct LayerTraceLifetimeTests {
+    @Test func aTraceStartedInALayerEndsWithTheLayer() {
+        let serial = Injections.withOverrides { _ in
+        } operation: {
+            Injections.container.trace { _ in }
+            let serial = OverrideRegistry.current.serial
+            #expect(Diagnostics.isOn(inLayer: serial))
+            return serial
+        }
+        #expect(!Diagnostics.isOn(inLayer: serial))
+    }
 }

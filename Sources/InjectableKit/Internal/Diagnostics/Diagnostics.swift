@@ -66,6 +66,23 @@ enum Diagnostics {
         }
     }
 
+    /// Drops what was started in the layer with `serial`, which ends: nothing resolves in it
+    /// any more. The sinks are released after the lock, since a tracer may capture anything.
+    static func layerEnded(_ serial: UInt64) {
+        guard active else { return }
+        let dropped = lock.withLock {
+            let dropped = byLayer.removeValue(forKey: serial)
+            isOn.store(!global.isEmpty || !byLayer.isEmpty, ordering: .releasing)
+            return dropped
+        }
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// Whether a trace or recording started in the layer with `serial` is on.
+    static func isOn(inLayer serial: UInt64) -> Bool {
+        lock.withLock { byLayer[serial] != nil }
+    }
+
     /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
     /// the layers it is nested in. Call with `lock` locked.
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {

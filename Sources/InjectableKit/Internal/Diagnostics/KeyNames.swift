@@ -17,6 +17,9 @@ enum KeyNames {
         let lock = Lock()
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
         @exclusivity(unchecked) var known: [ObjectIdentifier: Known] = [:]
+        /// What each keypath's own description names (see `printedName`), `nil` where it names
+        /// nothing: kept with the keypath, so that its object, and so its identifier, lives on.
+        @exclusivity(unchecked) var printed: [ObjectIdentifier: (AnyKeyPath, String?)] = [:]
 
         /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
         /// cannot see (see `Lock`).
@@ -45,14 +48,27 @@ enum KeyNames {
     ///   - sameObject: Whether to look only for the keypath object itself (cheap, for the
     ///     trace), not also for an equal keypath made elsewhere (which compares every key
     ///     known, for messages).
-    /// - Returns: `\.name`, or `nil` while no resolution has learned the name.
+    /// - Returns: `\.name`, or `nil` while no resolution has learned the name and the
+    ///   keypath's description does not name it (as outside Apple platforms).
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
-        let learned = known.withLock { known -> String? in
-            if let found = known[ObjectIdentifier(keyPath)] { return "\\.\(found.name)" }
-            guard !sameObject else { return nil }
-            return known.values.first { $0.keyPath == keyPath }.map { "\\.\($0.name)" }
+        let object = ObjectIdentifier(keyPath)
+        let (learned, printed) = known.withLock { known -> (String?, String??) in
+            if let found = known[object] { return ("\\.\(found.name)", nil) }
+            if !sameObject, let found = known.values.first(where: { $0.keyPath == keyPath }) {
+                return ("\\.\(found.name)", nil)
+            }
+            return (nil, Self.known.printed[object].map(\.1))
         }
-        return learned ?? printedName(String(describing: keyPath))
+        if let learned { return learned }
+        if let printed { return printed }
+        // Formatted outside the lock, once per keypath object (while the table has room).
+        let name = printedName(String(describing: keyPath))
+        known.withLock { known in
+            if known.count + Self.known.printed.count < limit {
+                Self.known.printed[object] = (keyPath, name)
+            }
+        }
+        return name
     }
 
     /// `\.name` from a keypath's own description, where the runtime can name the property it

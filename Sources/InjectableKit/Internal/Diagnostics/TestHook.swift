@@ -22,9 +22,14 @@ enum TestHook {
         reporter.reportGlobalChange(
             "InjectableKit: \(what) at \(file):\(line) changed the global overrides, which every "
                 + "test running at the same time sees, and every later test of the run. Make it "
-                + "in the test's own layer: give the test the `.injections` trait and register "
-                + "there (`@Test(.injections { $0.\(what) })`), or inside "
-                + "`Injections.withOverrides`. A serialized suite that uses the global container "
+                + "in the test's own layer: "
+                + (what.hasPrefix("register")
+                    ? "give the test the `.injections` trait and register there "
+                        + "(`@Test(.injections { $0.\(what) })`), or inside "
+                        + "`Injections.withOverrides`. "
+                    : "in a test with the `.injections` trait, or inside "
+                        + "`Injections.withOverrides`, it changes that layer alone. ")
+                + "A serialized suite that uses the global container "
                 + "on purpose says so with `@Suite(.serialized, .globalInjections)`. In XCTest, "
                 + "subclass `InjectableTestCase`, or call `Injections.container.push()` in "
                 + "`setUp()` and `pop()` in `tearDown()`.",

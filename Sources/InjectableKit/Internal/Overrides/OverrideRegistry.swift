@@ -135,7 +135,10 @@ final class OverrideRegistry: @unchecked Sendable {
     }
 
     deinit {
-        if isLayer { MemoTable.endDetour() }
+        guard isLayer else { return }
+        MemoTable.endDetour()
+        // A trace or recording started here and never stopped ends with the layer.
+        Diagnostics.layerEnded(serial)
     }
 
     var isEmpty: Bool { emptyFlag.load(ordering: .sequentiallyConsistent) }
