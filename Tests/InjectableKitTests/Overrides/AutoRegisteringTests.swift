@@ -10,6 +10,7 @@ extension Injections: AutoRegistering {
     public static func registerAllServices() {
         AutoRegistrationProbe.runs.increment()
         container.register(\.autoRegisteredGreeting) { MockGreeting("auto") }
+        contributeCollectionFixtures()
     }
 }
 

@@ -1,0 +1,74 @@
+import InjectableKit
+import Synchronization
+
+/// An element of the test collections, told apart by name and identity.
+protocol Sink: Sendable {
+    var name: String { get }
+}
+
+final class NamedSink: Sink {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// Something built from a cached collection, to see that it is dropped with it.
+final class SinkReport: Sendable {
+    let names: [String]
+    init(_ sinks: [any Sink]) { names = sinks.map(\.name) }
+}
+
+/// What the test module's hook does besides its usual contributions, set by an exit test
+/// before the container's first use in its child process.
+enum CollectionProbe {
+    static let resolveBeforeContributing = Atomic<Bool>(false)
+}
+
+extension Injections {
+    // Collections
+    var sinks: [any Sink] { cached(contributions(to: \.sinks)) }
+    var assembledSinks: [any Sink] { contributions(to: \.assembledSinks) }
+    var sinksByName: [String: any Sink] { cached(contributions(to: \.sinksByName)) }
+    var sinkReport: SinkReport { cached(SinkReport(resolve(\.sinks))) }
+    var requiredSinks: [any Sink] { contributions(to: \.requiredSinks, minimumCount: 1) }
+    var duplicatedSinks: [any Sink] { contributions(to: \.duplicatedSinks) }
+    var clashingSinks: [String: any Sink] { contributions(to: \.clashingSinks) }
+    var lateSinks: [any Sink] { contributions(to: \.lateSinks) }
+
+    // Elements
+    var consoleSink: any Sink { cached(NamedSink("console")) }
+    var fileSink: any Sink { cached(NamedSink("file")) }
+    var uniqueSink: any Sink { NamedSink("unique") }
+    var recordingSink: any Sink { cached(NamedSink("recording")) }
+
+    /// The test module's contributions, made from its `AutoRegistering` hook.
+    static func contributeCollectionFixtures() {
+        container.contribute(\.consoleSink, to: \.sinks)
+        container.contribute(\.fileSink, to: \.sinks)
+
+        container.contribute(\.consoleSink, to: \.assembledSinks)
+        container.contribute(\.uniqueSink, to: \.assembledSinks)
+
+        container.contribute(\.consoleSink, to: \.sinksByName, forKey: "console")
+        container.contribute(\.fileSink, to: \.sinksByName, forKey: "file")
+
+        // Mistakes, which only a resolution of their collection reports.
+        container.contribute(\.consoleSink, to: \.duplicatedSinks)
+        container.contribute(\.consoleSink, to: \.duplicatedSinks)
+        container.contribute(\.consoleSink, to: \.clashingSinks, forKey: "sink")
+        container.contribute(\.fileSink, to: \.clashingSinks, forKey: "sink")
+
+        if CollectionProbe.resolveBeforeContributing.load(ordering: .relaxed) {
+            _ = container.resolve(\.lateSinks)
+            container.contribute(\.consoleSink, to: \.lateSinks)
+        }
+    }
+}
+
+extension Array where Element == any Sink {
+    var names: [String] { map(\.name) }
+}
+
+/// Whether two sinks are one instance.
+func identical(_ first: any Sink, _ second: any Sink) -> Bool {
+    (first as AnyObject) === (second as AnyObject)
+}
