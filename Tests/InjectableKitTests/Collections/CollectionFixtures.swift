@@ -33,12 +33,19 @@ extension Injections {
     var duplicatedSinks: [any Sink] { contributions(to: \.duplicatedSinks) }
     var clashingSinks: [String: any Sink] { contributions(to: \.clashingSinks) }
     var lateSinks: [any Sink] { contributions(to: \.lateSinks) }
+    /// Kept longer than its unique element on purpose: that element shows whether the array
+    /// itself was built again.
+    var keptSinks: [any Sink] { cached(contributions(to: \.keptSinks)) }
+    /// Changed only by the serialized global suite.
+    var globalSinks: [any Sink] { cached(contributions(to: \.globalSinks)) }
+    var globalSinkReport: SinkReport { cached(SinkReport(resolve(\.globalSinks))) }
 
     // Elements
     var consoleSink: any Sink { cached(NamedSink("console")) }
     var fileSink: any Sink { cached(NamedSink("file")) }
     var uniqueSink: any Sink { NamedSink("unique") }
     var recordingSink: any Sink { cached(NamedSink("recording")) }
+    var globalSink: any Sink { cached(NamedSink("global")) }
 
     /// The test module's contributions, made from its `AutoRegistering` hook.
     static func contributeCollectionFixtures() {
@@ -47,6 +54,11 @@ extension Injections {
 
         container.contribute(\.consoleSink, to: \.assembledSinks)
         container.contribute(\.uniqueSink, to: \.assembledSinks)
+
+        container.contribute(\.consoleSink, to: \.keptSinks)
+        container.contribute(\.uniqueSink, to: \.keptSinks)
+
+        container.contribute(\.globalSink, to: \.globalSinks)
 
         container.contribute(\.consoleSink, to: \.sinksByName, forKey: "console")
         container.contribute(\.fileSink, to: \.sinksByName, forKey: "file")

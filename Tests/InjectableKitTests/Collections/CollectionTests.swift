@@ -25,8 +25,9 @@ import Testing
     }
 
     @Test func aCachedCollectionIsBuiltOnce() {
-        let first = Injections.container.resolve(\.sinks)
-        let second = Injections.container.resolve(\.sinks)
+        let first = Injections.container.resolve(\.keptSinks)
+        let second = Injections.container.resolve(\.keptSinks)
+        #expect(first.names == ["console", "unique"])
         #expect(zip(first, second).allSatisfy(identical))
     }
 
