@@ -40,7 +40,11 @@ extension Injections {
     var globalSinks: [any Sink] { cached(contributions(to: \.globalSinks)) }
     var globalSinkReport: SinkReport { cached(SinkReport(resolve(\.globalSinks))) }
 
+    /// A cycle through an element: its element needs the collection.
+    var cyclicSinks: [any Sink] { cached(contributions(to: \.cyclicSinks)) }
+
     // Elements
+    var cyclicSink: any Sink { cached(NamedSink("cyclic \(resolve(\.cyclicSinks).count)")) }
     var consoleSink: any Sink { cached(NamedSink("console")) }
     var fileSink: any Sink { cached(NamedSink("file")) }
     var uniqueSink: any Sink { NamedSink("unique") }
@@ -59,6 +63,7 @@ extension Injections {
         container.contribute(\.uniqueSink, to: \.keptSinks)
 
         container.contribute(\.globalSink, to: \.globalSinks)
+        container.contribute(\.cyclicSink, to: \.cyclicSinks)
 
         container.contribute(\.consoleSink, to: \.sinksByName, forKey: "console")
         container.contribute(\.fileSink, to: \.sinksByName, forKey: "file")
