@@ -62,3 +62,10 @@ import Testing
             "\(report)")
     }
 }
+
+extension CollectionDiagnosticsTests {
+    @Test func verifyReportsACachedCollectionHoldingAUniqueElement() {
+        let report = Injections.verify { $0.resolve(\.keptSinks) }
+        #expect(report.problems.map(\.kind) == [.scopeMismatch], "\(report)")
+    }
+}

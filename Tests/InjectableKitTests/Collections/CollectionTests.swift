@@ -36,3 +36,17 @@ import Testing
         #expect(Injections.container.resolve(\.sinks).names == ["console", "mock file"])
     }
 }
+
+/// Each test runs in its own layer (the `.injections` trait).
+@Suite(.injections { _ in }) struct CollectionConcurrencyTests {
+    @Test func aCachedCollectionIsBuiltOnceAndSharedByEveryThread() async {
+        let collections = await withTaskGroup(of: [any Sink].self) { group in
+            for _ in 0..<16 {
+                group.addTask { Injections.container.resolve(\.keptSinks) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let first = collections[0]
+        #expect(collections.allSatisfy { zip($0, first).allSatisfy(identical) })
+    }
+}
