@@ -51,12 +51,12 @@ extension Injections {
 }
 
 @inline(never) @_optimize(none) public func sink(_ thing: Thing) {}
-@inline(never) @_optimize(none) public func sink(_ things: [Thing]) {}
+@inline(never) @_optimize(none) public func sink(_ things: Contributions<Thing>) {}
 
 // A collection key with two elements, contributed by the hook (`cached-collection`); the
 // other scenarios run with them too, as an app's keys do beside its collections.
 extension Injections {
-    public var countCollection: [Thing] { cached(contributions(to: \.countCollection)) }
+    public var countCollection: Contributions<Thing> { cached(contributions(to: \.countCollection)) }
     public var countElementA: Thing { cached(Thing()) }
     public var countElementB: Thing { cached(Thing()) }
 }

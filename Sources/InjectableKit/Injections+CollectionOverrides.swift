@@ -18,7 +18,8 @@ extension Injections.LocalOverrides {
     ///   - file: Where the call is, for messages; leave the default.
     ///   - line: The line of the call, likewise.
     public func contribute<Element>(
-        _ element: KeyPath<Injections, Element>, to collection: KeyPath<Injections, [Element]>,
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, Contributions<Element>>,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"
@@ -43,7 +44,8 @@ extension Injections.LocalOverrides {
     ///   - file: Where the call is, for messages; leave the default.
     ///   - line: The line of the call, likewise.
     public func contribute<Key: Hashable & Sendable, Element>(
-        _ element: KeyPath<Injections, Element>, to collection: KeyPath<Injections, [Key: Element]>,
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         forKey key: Key, file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"
@@ -87,7 +89,7 @@ extension Injections.LocalOverrides {
     ///   - file: Where the call is, for messages; leave the default.
     ///   - line: The line of the call, likewise.
     public func removeContribution<Key: Hashable & Sendable, Element>(
-        forKey key: Key, from collection: KeyPath<Injections, [Key: Element]>,
+        forKey key: Key, from collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         LayerEdits.edit(

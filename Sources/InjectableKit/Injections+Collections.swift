@@ -1,6 +1,6 @@
 extension Injections {
     /// Every element contributed to a collection key, in the order the contributions were made:
-    /// the body of an array collection's registration.
+    /// the body of an ordered collection's registration.
     ///
     /// A collection key gathers elements that many modules declare, none of them known to the
     /// module that uses the collection: every analytics sink, every launch task. Each element is
@@ -10,7 +10,7 @@ extension Injections {
     /// ```swift
     /// // Core module: the collection
     /// extension Injections {
-    ///     public var analyticsSinks: [any AnalyticsSink] {
+    ///     public var analyticsSinks: Contributions<any AnalyticsSink> {
     ///         cached(contributions(to: \.analyticsSinks))
     ///     }
     /// }
@@ -32,12 +32,12 @@ extension Injections {
     /// Each resolution of an element goes through the container, so overrides apply to it, and
     /// each element keeps its own scope: a `cached` element is the same instance in every
     /// collection built, a unique one is new each time. The helper around `contributions(to:)`
-    /// says how long the assembled array is kept; overriding or resetting an element's key
-    /// drops a kept array, and what was built from it, like any dependency.
+    /// says how long the assembled ``Contributions`` is kept; overriding or resetting an
+    /// element's key drops a kept collection, and what was built from it, like any dependency.
     ///
-    /// > Important: An array kept longer than one of its elements' scopes keeps that element
-    /// > too: wrap the collection in a scope no longer than its shortest-lived element's, or in
-    /// > none (`contributions(to:)` alone assembles it at each resolution).
+    /// > Important: A collection kept longer than one of its elements' scopes keeps that
+    /// > element too: wrap the collection in a scope no longer than its shortest-lived
+    /// > element's, or in none (`contributions(to:)` alone assembles it at each resolution).
     ///
     /// It stops the process with a message naming the key when the same element was
     /// contributed twice, or when fewer than `minimumCount` elements were contributed;
@@ -50,12 +50,17 @@ extension Injections {
     ///   - function: The registration's name; leave the default.
     /// - Returns: Each contributed element, resolved through the container.
     public func contributions<Element>(
-        to collection: KeyPath<Injections, [Element]>, minimumCount: Int = 0,
+        to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
-    ) -> [Element] {
-        Self.assemble(collection, name: "\\.\(function)", minimumCount: minimumCount).map {
-            resolve(unsafeDowncast($0.element, to: KeyPath<Injections, Element>.self), caller: function)
-        }
+    ) -> Contributions<Element> {
+        let contributed = Self.assemble(
+            collection, name: "\\.\(function)", minimumCount: minimumCount)
+        return Contributions(
+            contributed.map {
+                resolve(
+                    unsafeDowncast($0.element, to: KeyPath<Injections, Element>.self),
+                    caller: function)
+            })
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -63,7 +68,7 @@ extension Injections {
     ///
     /// ```swift
     /// extension Injections {
-    ///     public var settingsSections: [SettingsSectionID: any SettingsSection] {
+    ///     public var settingsSections: KeyedContributions<SettingsSectionID, any SettingsSection> {
     ///         cached(contributions(to: \.settingsSections))
     ///     }
     /// }
@@ -71,7 +76,7 @@ extension Injections {
     /// container.contribute(\.privacySection, to: \.settingsSections, forKey: .privacy)
     /// ```
     ///
-    /// It works as the array form, ``contributions(to:minimumCount:function:)-(KeyPath<Injections,[Element]>,_,_)``;
+    /// It works as the ordered form, ``contributions(to:minimumCount:function:)-(KeyPath<Injections,Contributions<Element>>,_,_)``;
     /// it also stops the process, naming both contributions, when two elements were
     /// contributed for one dictionary key.
     ///
@@ -81,9 +86,9 @@ extension Injections {
     ///   - function: The registration's name; leave the default.
     /// - Returns: Each contributed element, resolved through the container, under its key.
     public func contributions<Key: Hashable, Element>(
-        to collection: KeyPath<Injections, [Key: Element]>, minimumCount: Int = 0,
-        function: StaticString = #function
-    ) -> [Key: Element] {
+        to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
+        minimumCount: Int = 0, function: StaticString = #function
+    ) -> KeyedContributions<Key, Element> {
         var elements: [Key: Element] = [:]
         for contribution in Self.assemble(
             collection, name: "\\.\(function)", minimumCount: minimumCount)
@@ -93,7 +98,7 @@ extension Injections {
                 unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self),
                 caller: function)
         }
-        return elements
+        return KeyedContributions(elements)
     }
 
     /// The contributions to `collection` in effect here: the global ones, changed by the

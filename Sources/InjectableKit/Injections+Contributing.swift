@@ -39,7 +39,8 @@ extension Injections {
     ///   - file: Where the call is, for messages; leave the default.
     ///   - line: The line of the call, likewise.
     public func contribute<Element>(
-        _ element: KeyPath<Injections, Element>, to collection: KeyPath<Injections, [Element]>,
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, Contributions<Element>>,
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"
@@ -65,7 +66,8 @@ extension Injections {
     ///   - file: Where the call is, for messages; leave the default.
     ///   - line: The line of the call, likewise.
     public func contribute<Key: Hashable & Sendable, Element>(
-        _ element: KeyPath<Injections, Element>, to collection: KeyPath<Injections, [Key: Element]>,
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         forKey key: Key, file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"

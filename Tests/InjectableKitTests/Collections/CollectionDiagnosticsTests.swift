@@ -16,9 +16,10 @@ import Testing
             graph.nodes.map { "\($0.key) (\($0.scope))" } == [
                 "\\.consoleSink (cached)", "\\.fileSink (cached)", "\\.sinks (cached)",
             ])
-        #expect(graph.edges.map { "\($0.from) -> \($0.to)" } == [
-            "\\.sinks -> \\.consoleSink", "\\.sinks -> \\.fileSink",
-        ])
+        #expect(
+            graph.edges.map { "\($0.from) -> \($0.to)" } == [
+                "\\.sinks -> \\.consoleSink", "\\.sinks -> \\.fileSink",
+            ])
     }
 
     @Test func theTraceShowsEachElementResolvedInsideTheCollection() {

@@ -14,7 +14,7 @@ final class NamedSink: Sink {
 /// Something built from a cached collection, to see that it is dropped with it.
 final class SinkReport: Sendable {
     let names: [String]
-    init(_ sinks: [any Sink]) { names = sinks.map(\.name) }
+    init(_ sinks: Contributions<any Sink>) { names = sinks.map(\.name) }
 }
 
 /// What the test module's hook does besides its usual contributions, set by an exit test
@@ -25,23 +25,27 @@ enum CollectionProbe {
 
 extension Injections {
     // Collections
-    var sinks: [any Sink] { cached(contributions(to: \.sinks)) }
-    var assembledSinks: [any Sink] { contributions(to: \.assembledSinks) }
-    var sinksByName: [String: any Sink] { cached(contributions(to: \.sinksByName)) }
+    var sinks: Contributions<any Sink> { cached(contributions(to: \.sinks)) }
+    var assembledSinks: Contributions<any Sink> { contributions(to: \.assembledSinks) }
+    var sinksByName: KeyedContributions<String, any Sink> {
+        cached(contributions(to: \.sinksByName))
+    }
     var sinkReport: SinkReport { cached(SinkReport(resolve(\.sinks))) }
-    var requiredSinks: [any Sink] { contributions(to: \.requiredSinks, minimumCount: 1) }
-    var duplicatedSinks: [any Sink] { contributions(to: \.duplicatedSinks) }
-    var clashingSinks: [String: any Sink] { contributions(to: \.clashingSinks) }
-    var lateSinks: [any Sink] { contributions(to: \.lateSinks) }
+    var requiredSinks: Contributions<any Sink> {
+        contributions(to: \.requiredSinks, minimumCount: 1)
+    }
+    var duplicatedSinks: Contributions<any Sink> { contributions(to: \.duplicatedSinks) }
+    var clashingSinks: KeyedContributions<String, any Sink> { contributions(to: \.clashingSinks) }
+    var lateSinks: Contributions<any Sink> { contributions(to: \.lateSinks) }
     /// Kept longer than its unique element on purpose: that element shows whether the array
     /// itself was built again.
-    var keptSinks: [any Sink] { cached(contributions(to: \.keptSinks)) }
+    var keptSinks: Contributions<any Sink> { cached(contributions(to: \.keptSinks)) }
     /// Changed only by the serialized global suite.
-    var globalSinks: [any Sink] { cached(contributions(to: \.globalSinks)) }
+    var globalSinks: Contributions<any Sink> { cached(contributions(to: \.globalSinks)) }
     var globalSinkReport: SinkReport { cached(SinkReport(resolve(\.globalSinks))) }
 
     /// A cycle through an element: its element needs the collection.
-    var cyclicSinks: [any Sink] { cached(contributions(to: \.cyclicSinks)) }
+    var cyclicSinks: Contributions<any Sink> { cached(contributions(to: \.cyclicSinks)) }
 
     // Elements
     var cyclicSink: any Sink { cached(NamedSink("cyclic \(resolve(\.cyclicSinks).count)")) }
@@ -81,7 +85,7 @@ extension Injections {
     }
 }
 
-extension Array where Element == any Sink {
+extension Collection where Element == any Sink {
     var names: [String] { map(\.name) }
 }
 

@@ -59,7 +59,8 @@ import Testing
             _ = Injections.container.resolve(\.clashingSinks)
         }
         let message = Self.message(result)
-        #expect(message.contains("two elements are contributed to \\.clashingSinks for the key sink"))
+        #expect(
+            message.contains("two elements are contributed to \\.clashingSinks for the key sink"))
     }
 
     @Test func aCollectionWithFewerElementsThanItsMinimumStopsNamingIt() async {

@@ -32,7 +32,7 @@ import Testing
         })
     func aTestReplacesADictionaryEntry() {
         let sinks = Injections.container.resolve(\.sinksByName)
-        #expect(sinks.mapValues(\.name) == ["console": "recording", "file": "file"])
+        #expect(sinks.elements.mapValues(\.name) == ["console": "recording", "file": "file"])
     }
 
     @Test func aLayersChangesStayInTheLayer() {
@@ -92,7 +92,8 @@ import Testing
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
         for (index, names) in results {
-            #expect(names == (index.isMultiple(of: 2) ? ["console", "file", "recording"] : ["console"]))
+            #expect(
+                names == (index.isMultiple(of: 2) ? ["console", "file", "recording"] : ["console"]))
         }
     }
 }
