@@ -17,12 +17,11 @@ extension Injections {
     }
 }
 
-/// The app's module-level wiring: each feature module's contributions, in the order the
-/// account screen lists them. It runs before the container's first use, in the Demo and in
-/// its tests alike.
-extension Injections: AutoRegistering {
-    /// Makes every feature module's contributions.
-    public static func registerAllServices() {
+extension Injections {
+    /// Every feature module's contributions, in the order the account screen lists them: the
+    /// app calls it from its `AutoRegistering` hook (the Demo executable's `main.swift`, and the
+    /// test process's hook).
+    public static func contributeDemoFeatures() {
         contributeTransfersFeature()
         contributeStatementsFeature()
     }

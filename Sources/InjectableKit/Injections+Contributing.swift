@@ -86,14 +86,56 @@ extension Injections {
     ) {
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
+        let inHook = AutoRegistration.isRunningHook
+        let onMainActor = ContributionTable.isContributingOnMainActor
         let registry = OverrideRegistry.current
-        if registry.isLayer && !AutoRegistration.isRunningHook {
+        if registry.isLayer && !inHook && !onMainActor {
             LayerEdits.edit(collection, with: .add(contribution), in: registry, call: call)
             return
         }
-        guard AutoRegistration.isRunningHook else { CollectionFailure.outsideHook(call) }
-        if let resolvedBy = ContributionTable.shared.add(contribution, to: collection) {
+        guard inHook || onMainActor else { CollectionFailure.outsideHook(call) }
+        if let resolvedBy = ContributionTable.shared.add(
+            contribution, to: collection, inHook: inHook)
+        {
             CollectionFailure.afterResolution(call, resolvedBy: resolvedBy)
         }
+    }
+
+    /// Hands over contributions of `@MainActor` keys, which the ``AutoRegistering`` hook
+    /// cannot name: it is not isolated to the main actor, and a keypath to a main-actor
+    /// property can only be made there.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     @MainActor var privacySection: any SettingsSection { shared(PrivacySection()) }
+    ///     public static func contributePrivacyFeature() {
+    ///         container.contributeOnMainActor {
+    ///             $0.contribute(\.privacySection, to: \.settingsSections)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Call it from the hook, like ``contribute(_:to:file:line:)``. `contribute` runs on the
+    /// main actor before the first collection is assembled there, once per run of the hook;
+    /// its contributions follow, in each collection, those the hook made itself. Resolve the
+    /// collections it contributes to on the main actor (a `@MainActor` collection key is
+    /// resolved nowhere else): a collection assembled on another thread before `contribute`
+    /// has run stops the process when `contribute` then adds to it, naming both.
+    ///
+    /// - Parameters:
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    ///   - contribute: Makes the contributions, with `contribute(_:to:)` on the value it is
+    ///     passed.
+    public func contributeOnMainActor(
+        file: StaticString = #fileID, line: UInt = #line,
+        _ contribute: @escaping @MainActor @Sendable (Injections) -> Void
+    ) {
+        let call = "contributeOnMainActor { ... } at \(file):\(line)"
+        Sealing.refuseIfSealed(call)
+        AutoRegistration.ensure()
+        guard AutoRegistration.isRunningHook else { CollectionFailure.outsideHook(call) }
+        ContributionTable.shared.addMainActorContributor(contribute)
     }
 }
