@@ -107,6 +107,11 @@ extension Injections {
         _ collection: AnyKeyPath, name: String, minimumCount: Int
     ) -> [Contribution] {
         AutoRegistration.ensure()
+        // The key being resolved, if this runs in its resolution, must be the collection named.
+        if let frame = ThreadState.current.frames.last, frame.keyPath != collection {
+            CollectionFailure.otherKey(
+                KeyNames.name(of: collection) ?? "a collection key", in: Failure.name(of: frame))
+        }
         var assembled = AssembledContributions(
             ContributionTable.shared.resolve(collection, name: name))
         if let (first, second) = assembled.duplicates.first {

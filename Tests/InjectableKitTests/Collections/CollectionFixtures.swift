@@ -37,6 +37,8 @@ extension Injections {
     var duplicatedSinks: Contributions<any Sink> { contributions(to: \.duplicatedSinks) }
     var clashingSinks: KeyedContributions<String, any Sink> { contributions(to: \.clashingSinks) }
     var lateSinks: Contributions<any Sink> { contributions(to: \.lateSinks) }
+    /// Names another collection's key: a copy-and-paste slip.
+    var misnamedSinks: Contributions<any Sink> { cached(contributions(to: \.sinks)) }
     /// Kept longer than its unique element on purpose: that element shows whether the array
     /// itself was built again.
     var keptSinks: Contributions<any Sink> { cached(contributions(to: \.keptSinks)) }

@@ -72,6 +72,17 @@ import Testing
         #expect(message.contains("\\.requiredSinks needs at least 1 element, but none was"))
     }
 
+    @Test func aCollectionGetterNamingAnotherCollectionsKeyStopsNamingBoth() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            _ = Injections.container.resolve(\.sinks)  // learns the name `sinks`
+            _ = Injections.container.resolve(\.misnamedSinks)
+        }
+        #expect(
+            Self.message(result).contains(
+                "\\.misnamedSinks's registration assembles the contributions to \\.sinks"))
+    }
+
     @Test func aLayerAddingAnElementAlreadyInTheCollectionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {

@@ -56,4 +56,11 @@ enum CollectionFailure {
             "InjectableKit: \(call) found nothing to remove: no such element is contributed "
                 + "there.")
     }
+
+    static func otherKey(_ collection: String, in key: String) -> Never {
+        Failure.stop(
+            "InjectableKit: \(key)'s registration assembles the contributions to \(collection): "
+                + "a collection key's getter names its own key (contributions(to: \(key))). To "
+                + "read another collection, resolve it: resolve(\\.otherCollection).")
+    }
 }
