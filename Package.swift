@@ -27,7 +27,7 @@ let package = Package(
         // Tests
         .testTarget(
             name: "InjectableKitTests",
-            dependencies: ["InjectableKit", "InjectableTesting", "CallSiteFixtures"]),
+            dependencies: ["InjectableKit", "InjectableTesting", "CallSiteFixtures", "DemoKit"]),
         // Keys resolved from a second module, whose keypath objects differ from the tests'.
         .target(
             name: "CallSiteFixtures", dependencies: ["InjectableKit"],

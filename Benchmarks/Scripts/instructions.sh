@@ -17,7 +17,7 @@ iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared unique second-module
-        override-same first-after-reset injectable-wrapper lazy-wrapper)
+        override-same first-after-reset injectable-wrapper lazy-wrapper cached-collection)
 fi
 
 mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
@@ -51,6 +51,22 @@ extension Injections {
 }
 
 @inline(never) @_optimize(none) public func sink(_ thing: Thing) {}
+@inline(never) @_optimize(none) public func sink(_ things: Contributions<Thing>) {}
+
+// A collection key with two elements, contributed by the hook (`cached-collection`); the
+// other scenarios run with them too, as an app's keys do beside its collections.
+extension Injections {
+    public var countCollection: Contributions<Thing> { cached(contributions(to: \.countCollection)) }
+    public var countElementA: Thing { cached(Thing()) }
+    public var countElementB: Thing { cached(Thing()) }
+}
+
+extension Injections: @retroactive AutoRegistering {
+    public static func registerAllServices() {
+        container.contribute(\.countElementA, to: \.countCollection)
+        container.contribute(\.countElementB, to: \.countCollection)
+    }
+}
 
 /// The cached key resolved from the module that declares it.
 @inline(never) public func resolveInKeysModule(_ n: Int) {
@@ -91,6 +107,8 @@ let loops: [String: (Int) -> Void] = [
     "injectable-wrapper": { n in for _ in 0..<n { sink(EagerOwner().thing) } },
     // An owner made, its lazy dependency read once, and the owner dropped.
     "lazy-wrapper": { n in for _ in 0..<n { sink(LazyOwner().thing) } },
+    // A cached collection of two cached elements, already built.
+    "cached-collection": { n in for _ in 0..<n { sink(container.resolve(\.countCollection)) } },
 ]
 let scenario = CommandLine.arguments[1]
 let count = Int(CommandLine.arguments[2])!

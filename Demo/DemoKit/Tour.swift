@@ -60,6 +60,7 @@ public enum Tour {
         traceScreen(&guide)
         verifyGraph(&guide)
         stoppingSteps(&guide)
+        collectActions(&guide)
 
         guide.end("Done: the tour popped its overrides and reset the scopes it used.")
         return guide.lines

@@ -1,5 +1,14 @@
 import DemoKit
 import Foundation
+import InjectableKit
+
+// The app's module-level wiring: runs before the container's first use.
+extension Injections: AutoRegistering {
+    /// Makes every feature module's contributions to the collection keys.
+    public static func registerAllServices() {
+        contributeDemoFeatures()
+    }
+}
 
 let usage = """
     Usage: Demo [--mocks] [--graph[=dot]] [--help]

@@ -100,7 +100,7 @@ import Testing
     func everyClaimTheTourChecksHolds(mocks: Bool) async throws {
         let lines = try await tourOutput(mocks: mocks)
         #expect(lines.filter { $0.hasSuffix(": NO") } == [])
-        #expect(lines.filter { $0.hasSuffix(": yes") }.count == 9)
+        #expect(lines.filter { $0.hasSuffix(": yes") }.count == 10)
     }
 
     @Test(arguments: [false, true])
@@ -197,6 +197,20 @@ import Testing
         #expect(seal.contains { $0.hasPrefix(#"   InjectableKit: register(\.api) at DemoKit/"#) })
         #expect(seal.contains { $0.hasSuffix("so no dependency can be swapped.") })
         #expect(seal.last == "   The child process stopped there; the tour goes on.")
+    }
+
+    @Test func theTourListsACollectionWithElementsFromTwoFeatureModules() async throws {
+        let step = section(14, of: try await tourOutput(mocks: false))
+        #expect(step.first == "14. A collection that feature modules contribute to")
+        #expect(
+            Array(step.dropFirst(2).prefix(3)) == [
+                "   Send money (from Transfers)",
+                "   Standing orders (from Transfers)",
+                "   Download statement (from Statements)",
+            ])
+        #expect(
+            step.contains(
+                "   In the layer: Send money (test double), Standing orders, Download statement"))
     }
 
     @Test func theGraphOptionPrintsTheDemosDependencyGraphInMermaid() throws {

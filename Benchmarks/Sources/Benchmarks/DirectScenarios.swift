@@ -34,6 +34,10 @@ struct DirectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(CachedThing.shared) }
             }
+        case .cachedCollection:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(CollectedThing.all) }
+            }
         case .chain:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(ChainA(b: ChainB(c: ChainC()))) }

@@ -31,6 +31,11 @@ final class CachedThing: Sendable {
     static let shared = CachedThing()
 }
 
+/// The elements of `cached-collection`, and the hand-written collection of them.
+final class CollectedThing: Sendable {
+    static let all = [CollectedThing(), CollectedThing()]
+}
+
 /// The links of `chain`: `ChainA(b: ChainB(c: ChainC()))`.
 final class ChainC: Sendable {}
 

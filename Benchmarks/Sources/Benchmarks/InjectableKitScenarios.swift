@@ -18,6 +18,23 @@ extension Injections {
     var benchDecoy: Decoy { application(Decoy()) }
     var benchResetThing: ResetThing { cached(ResetThing()) }
     var benchTraced: TracedThing { application(TracedThing()) }
+    var benchCollection: Contributions<CollectedThing> {
+        cached(contributions(to: \.benchCollection))
+    }
+    var benchCollectedA: CollectedThing { cached(CollectedThing()) }
+    var benchCollectedB: CollectedThing { cached(CollectedThing()) }
+}
+
+// The benchmark is the app: its hook contributes `cached-collection`'s elements (and so runs
+// before every scenario's first resolution, as an app's does). Retroactive, as in any app:
+// `Injections` and `AutoRegistering` are both the library's.
+// swift-format-ignore: AvoidRetroactiveConformances
+extension Injections: @retroactive AutoRegistering {
+    /// Contributes `cached-collection`'s two elements.
+    public static func registerAllServices() {
+        container.contribute(\.benchCollectedA, to: \.benchCollection)
+        container.contribute(\.benchCollectedB, to: \.benchCollection)
+    }
 }
 
 /// The `wrapper` owner: one `@Injectable` property, resolved in its initialiser.
@@ -81,6 +98,10 @@ struct InjectableKitScenarios: Suite {
             }
         case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
             return callSites.figure(scenario, with: harness)
+        case .cachedCollection:
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchCollection)) }
+            }
         case .chain:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchChainA)) }

@@ -17,6 +17,9 @@ enum Scenario: String, CaseIterable, Sendable {
     case callSitesModule2 = "call-sites (module 2)"
     /// The same key resolved from the module that declares it, `CallSiteKeys`.
     case callSitesKeysModule = "call-sites (key's module)"
+    /// A collection of two cached elements, cached itself, already built: InjectableKit's
+    /// collection key, and a hand-written static array.
+    case cachedCollection = "cached-collection"
     /// `A(B(C()))`, each link unique and resolved through the container.
     case chain
     /// Initialising an object with one injected property, then reading the property.
@@ -72,7 +75,8 @@ enum Scenario: String, CaseIterable, Sendable {
     /// rows run after `cached`, before any scenario registers an override or resets a scope.
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .callSitesFileA, .callSitesFileB,
-        .callSitesModule2, .callSitesKeysModule, .firstAfterReset, .chain, .wrapper,
+        .callSitesModule2, .callSitesKeysModule, .cachedCollection, .firstAfterReset, .chain,
+        .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
         .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .traceOff, .traceOn,
     ]

@@ -1,3 +1,4 @@
+import DemoKit
 import InjectableKit
 import Testing
 
@@ -5,11 +6,16 @@ enum AutoRegistrationProbe {
     static let runs = Counter()
 }
 
+// `swift test` runs every test target in one process, which has one `AutoRegistering`
+// conformance: this one, so it also makes the Demo's contributions, for DemoTests.
 extension Injections: AutoRegistering {
     /// Registers the test module's module-level override, counting each run.
     public static func registerAllServices() {
+        contributeDemoFeatures()
         AutoRegistrationProbe.runs.increment()
         container.register(\.autoRegisteredGreeting) { MockGreeting("auto") }
+        contributeCollectionFixtures()
+        contributeMainActorFixtures()
     }
 }
 

@@ -65,7 +65,10 @@ enum AutoRegistration {
 
         // Outside any layer: the first use after a global `reset()` may come from inside one,
         // and the hook's registrations are the global container's.
+        // Its contributions to collection keys replace the last run's once it has finished.
+        ContributionTable.shared.beginRun()
         if let hook = Self.hook { Layers.with(nil) { hook.registerAllServices() } }
+        ContributionTable.shared.endRun()
 
         condition.lock()
         runner = nil

@@ -1,0 +1,141 @@
+extension Injections {
+    /// Contributes an element key to an array collection key: the collection's resolutions
+    /// include the element, after those contributed before it.
+    ///
+    /// Make contributions in the ``AutoRegistering`` hook, `registerAllServices()`: it runs
+    /// before the container's first use, in the app and in every test process that links it,
+    /// so every collection is complete before anything resolves it. A module offers one
+    /// function that makes its contributions, and the app's hook calls each module's, in the
+    /// order the collections should list them:
+    ///
+    /// ```swift
+    /// // A feature module
+    /// extension Injections {
+    ///     var consoleSink: any AnalyticsSink { cached(ConsoleSink()) }
+    ///     public static func contributeConsoleFeature() {
+    ///         container.contribute(\.consoleSink, to: \.analyticsSinks)
+    ///     }
+    /// }
+    /// // The app
+    /// extension Injections: @retroactive AutoRegistering {
+    ///     public static func registerAllServices() {
+    ///         contributeConsoleFeature()
+    ///         contributeCrashReportingFeature()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Inside `Injections.withOverrides` (or a test's `.injections` trait), it adds the element
+    /// in that layer only, as ``LocalOverrides/contribute(_:to:file:line:)`` does.
+    ///
+    /// It stops the process, with a message naming the keys and this call, when it comes after
+    /// the collection was first resolved (that resolution missed it), after
+    /// ``seal()``, or outside the hook and any layer. The same element contributed twice stops
+    /// the collection's resolution.
+    ///
+    /// - Parameters:
+    ///   - element: The element's own key, declared with the collection's element type.
+    ///   - collection: The collection key.
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func contribute<Element>(
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, Contributions<Element>>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let site = "\(file):\(line)"
+        let call = "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
+        Self.contribute(
+            Contribution(element: element, dictionaryKey: nil, site: site), to: collection,
+            call: "\(call) at \(site)")
+    }
+
+    /// Contributes an element key to a dictionary collection key, under `key`.
+    ///
+    /// ```swift
+    /// container.contribute(\.privacySection, to: \.settingsSections, forKey: .privacy)
+    /// ```
+    ///
+    /// It follows the rules of the array form, ``contribute(_:to:file:line:)``; two elements
+    /// contributed for one `key` stop the collection's resolution.
+    ///
+    /// - Parameters:
+    ///   - element: The element's own key, declared with the collection's value type.
+    ///   - collection: The collection key.
+    ///   - key: The dictionary key the element is filed under.
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func contribute<Key: Hashable & Sendable, Element>(
+        _ element: KeyPath<Injections, Element>,
+        to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
+        forKey key: Key, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        let site = "\(file):\(line)"
+        let call =
+            "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)), "
+            + "forKey: \(key))"
+        Self.contribute(
+            Contribution(element: element, dictionaryKey: AnyHashable(key), site: site),
+            to: collection, call: "\(call) at \(site)")
+    }
+
+    /// Adds `contribution` globally, from the hook, or in the layer in effect.
+    private static func contribute<Collection>(
+        _ contribution: Contribution, to collection: KeyPath<Injections, Collection>,
+        call: String
+    ) {
+        Sealing.refuseIfSealed(call)
+        AutoRegistration.ensure()
+        let inHook = AutoRegistration.isRunningHook
+        let onMainActor = ContributionTable.isContributingOnMainActor
+        let registry = OverrideRegistry.current
+        if registry.isLayer && !inHook && !onMainActor {
+            LayerEdits.edit(collection, with: .add(contribution), in: registry, call: call)
+            return
+        }
+        guard inHook || onMainActor else { CollectionFailure.outsideHook(call) }
+        if let resolvedBy = ContributionTable.shared.add(
+            contribution, to: collection, inHook: inHook)
+        {
+            CollectionFailure.afterResolution(call, resolvedBy: resolvedBy)
+        }
+    }
+
+    /// Hands over contributions of `@MainActor` keys, which the ``AutoRegistering`` hook
+    /// cannot name: it is not isolated to the main actor, and a keypath to a main-actor
+    /// property can only be made there.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     @MainActor var privacySection: any SettingsSection { shared(PrivacySection()) }
+    ///     public static func contributePrivacyFeature() {
+    ///         container.contributeOnMainActor {
+    ///             $0.contribute(\.privacySection, to: \.settingsSections)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Call it from the hook, like ``contribute(_:to:file:line:)``. `contribute` runs on the
+    /// main actor before the first collection is assembled there, once per run of the hook;
+    /// its contributions follow, in each collection, those the hook made itself. Resolve the
+    /// collections it contributes to on the main actor (a `@MainActor` collection key is
+    /// resolved nowhere else): a collection assembled on another thread before `contribute`
+    /// has run stops the process when `contribute` then adds to it, naming both.
+    ///
+    /// - Parameters:
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    ///   - contribute: Makes the contributions, with `contribute(_:to:)` on the value it is
+    ///     passed.
+    public func contributeOnMainActor(
+        file: StaticString = #fileID, line: UInt = #line,
+        _ contribute: @escaping @MainActor @Sendable (Injections) -> Void
+    ) {
+        let call = "contributeOnMainActor { ... } at \(file):\(line)"
+        Sealing.refuseIfSealed(call)
+        AutoRegistration.ensure()
+        guard AutoRegistration.isRunningHook else { CollectionFailure.outsideHook(call) }
+        ContributionTable.shared.addMainActorContributor(contribute)
+    }
+}

@@ -1,0 +1,132 @@
+/// Every contribution made to a collection key, and whether each collection has been
+/// resolved: the global state behind `Injections.contribute(_:to:)` and
+/// `Injections.contributions(to:)`.
+///
+/// Contributions are made by the ``AutoRegistering`` hook only, so they are the same in every
+/// process that links the app's modules (tests included). Each run of the hook (the first use
+/// of the container, and the first after each global `reset()`) fills a new table, `staged`,
+/// which the hook's own resolutions read; it replaces `live`, which every other thread reads,
+/// when the run ends. So a thread resolving a collection while a `reset()` on another makes the
+/// hook run again sees the last run's complete contributions, never a run's first few.
+///
+/// The hook cannot name `@MainActor` keys (it is not isolated to the main actor), so it hands
+/// over closures that do (`contributeOnMainActor`): they run on the main actor, once per run
+/// of the hook, before the first collection assembled there, and add to `live`.
+///
+/// Its lock is taken alone: nothing else is locked while it is held, and no user code runs.
+final class ContributionTable: @unchecked Sendable {
+    // @unchecked: `live` and `staged` are guarded by `lock`.
+
+    static let shared = ContributionTable()
+
+    /// A closure the hook handed over, to make contributions on the main actor.
+    typealias MainActorContributor = @MainActor @Sendable (Injections) -> Void
+
+    struct Record {
+        var contributions: [Contribution] = []
+        /// The collection's name, once it has been resolved: a later contribution would be
+        /// missed by that resolution.
+        var resolvedBy: String?
+    }
+
+    struct Table {
+        var records: [AnyKeyPath: Record] = [:]
+        /// The main-actor contributors not yet run.
+        var pendingOnMainActor: [MainActorContributor] = []
+    }
+
+    /// Whether this task runs main-actor contributors: its contributions go to `live`.
+    @TaskLocal static var isContributingOnMainActor = false
+
+    private let lock = Lock()
+    // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
+    @exclusivity(unchecked) private var live = Table()
+    @exclusivity(unchecked) private var staged: Table?
+
+    /// A run of the hook starts: its contributions go to a new table.
+    func beginRun() {
+        lock.withLock { staged = Table() }
+    }
+
+    /// The run has ended: its contributions replace the last run's.
+    func endRun() {
+        let old: Table = lock.withLock {
+            let old = live
+            live = staged ?? Table()
+            staged = nil
+            return old
+        }
+        _ = old  // released here, after the lock
+    }
+
+    /// Adds `contribution` to `collection`, in the running hook's table (`inHook`) or, from a
+    /// main-actor contributor, in the live one, unless the collection was resolved already.
+    ///
+    /// - Returns: `nil` once added; otherwise the collection's name.
+    func add(_ contribution: Contribution, to collection: AnyKeyPath, inHook: Bool) -> String? {
+        lock.withLock {
+            if inHook {
+                if let resolvedBy = staged?[collection].resolvedBy { return resolvedBy }
+                staged?[collection].contributions.append(contribution)
+            } else {
+                if let resolvedBy = live[collection].resolvedBy { return resolvedBy }
+                live[collection].contributions.append(contribution)
+            }
+            return nil
+        }
+    }
+
+    /// Keeps `contributor` to run on the main thread once the hook's run has ended.
+    func addMainActorContributor(_ contributor: @escaping MainActorContributor) {
+        lock.withLock { staged?.pendingOnMainActor.append(contributor) }
+    }
+
+    /// The contributions made to `collection`, in the order they were made, marking it
+    /// resolved by `name`: on the thread running the hook, those of the run so far.
+    func resolve(_ collection: AnyKeyPath, name: String) -> [Contribution] {
+        let inHook = AutoRegistration.isRunningHook
+        if !inHook && MainActorFactory.isOnMainActor { runMainActorContributors() }
+        return lock.withLock {
+            if inHook, staged != nil {
+                if staged?[collection].resolvedBy == nil { staged?[collection].resolvedBy = name }
+                return staged?[collection].contributions ?? []
+            }
+            if live[collection].resolvedBy == nil { live[collection].resolvedBy = name }
+            return live[collection].contributions
+        }
+    }
+
+    /// The contributions made to `collection`, as `resolve` finds them, without marking it.
+    func contributions(to collection: AnyKeyPath) -> [Contribution] {
+        let inHook = AutoRegistration.isRunningHook
+        if !inHook && MainActorFactory.isOnMainActor { runMainActorContributors() }
+        return lock.withLock {
+            ((inHook ? staged : nil) ?? live).records[collection]?.contributions ?? []
+        }
+    }
+
+    /// Runs the main-actor contributors not yet run. Call on the main actor only.
+    private func runMainActorContributors() {
+        let pending: [MainActorContributor] = lock.withLock {
+            defer { live.pendingOnMainActor = [] }
+            return live.pendingOnMainActor
+        }
+        guard !pending.isEmpty else { return }
+        // The caller checked that it runs on the main actor (`MainActorFactory.isOnMainActor`):
+        // call the contributors as nonisolated functions, as `MainActorFactory.bridge` does.
+        // NB: not `MainActor.assumeIsolated`, which on Linux traps inside libdispatch.
+        Self.$isContributingOnMainActor.withValue(true) {
+            for contributor in pending {
+                unsafeBitCast(contributor, to: (@Sendable (Injections) -> Void).self)(
+                    Injections.container)
+            }
+        }
+    }
+}
+
+extension ContributionTable.Table {
+    subscript(collection: AnyKeyPath) -> ContributionTable.Record {
+        get { records[collection] ?? ContributionTable.Record() }
+        set { records[collection] = newValue }
+    }
+}

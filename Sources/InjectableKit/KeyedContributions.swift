@@ -1,0 +1,61 @@
+/// The elements contributed to a dictionary collection key, each under the key it was
+/// contributed for: the value of a key whose getter calls
+/// ``Injections/contributions(to:minimumCount:function:)-(KeyPath<Injections,KeyedContributions<Key,Element>>,_,_)``.
+///
+/// ```swift
+/// extension Injections {
+///     public var deepLinkHandlers: KeyedContributions<String, any DeepLinkHandler> {
+///         cached(contributions(to: \.deepLinkHandlers))
+///     }
+/// }
+/// let handler = Injections.container.resolve(\.deepLinkHandlers)["settings"]
+/// ```
+///
+/// It is a class, so that every scope can hold it (see ``Contributions``). A test replaces a
+/// whole collection with a dictionary literal: `register(\.deepLinkHandlers) { ["a": MockHandler()] }`.
+public final class KeyedContributions<Key: Hashable, Element>: Sequence,
+    ExpressibleByDictionaryLiteral
+{
+    /// The elements, by key.
+    public let elements: [Key: Element]
+
+    /// A collection of `elements`, for an override that replaces a whole collection.
+    ///
+    /// - Parameter elements: The elements, by key.
+    public init(_ elements: [Key: Element]) {
+        self.elements = elements
+    }
+
+    /// A collection of the literal's elements.
+    ///
+    /// - Parameter elements: The keys and elements; each key once.
+    public required convenience init(dictionaryLiteral elements: (Key, Element)...) {
+        self.init(Dictionary(uniqueKeysWithValues: elements))
+    }
+
+    /// The element contributed for `key`, if any.
+    ///
+    /// - Parameter key: The dictionary key.
+    public subscript(key: Key) -> Element? { elements[key] }
+
+    /// The keys that have an element.
+    public var keys: Dictionary<Key, Element>.Keys { elements.keys }
+
+    /// How many elements the collection holds.
+    public var count: Int { elements.count }
+
+    /// Whether the collection holds no element.
+    public var isEmpty: Bool { elements.isEmpty }
+
+    /// Iterates over the keys and elements, in no particular order.
+    ///
+    /// - Returns: An iterator of `(key, value)` pairs.
+    public func makeIterator() -> Dictionary<Key, Element>.Iterator {
+        elements.makeIterator()
+    }
+}
+
+// NB: @unchecked because a class's conditional `Sendable` conformance is not checked: it is
+// safe because the only stored property is an immutable dictionary of `Sendable` keys and
+// elements.
+extension KeyedContributions: @unchecked Sendable where Key: Sendable, Element: Sendable {}
