@@ -47,6 +47,9 @@ extension Resolver {
             case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
+            if KeyPathShape.hasSeveralComponents(keyPath) {
+                Failure.keyPathThroughAKey(of: Value.self, caller: caller)
+            }
             AutoRegistration.ensure()
             if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
