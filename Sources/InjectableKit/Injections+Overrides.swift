@@ -80,6 +80,23 @@ extension Injections {
     /// factory. The factory builds a new instance on every resolution unless it wraps the
     /// construction in a scope helper (`Injections.cached(MockService())`).
     ///
+    /// The factory may build on the value it replaces: resolving the same key directly in it
+    /// resolves what the key would be without this override (an override beneath it, in an
+    /// enclosing layer or the global registry, or else the key's own registration, with its
+    /// scope). So an override can change one property of the live value, or decorate each
+    /// instance the key resolves to:
+    ///
+    /// ```swift
+    /// Injections.container.register(\.weather) {
+    ///     var weather = Injections.container.resolve(\.weather)
+    ///     weather.forecast = { "rain" }
+    ///     return weather
+    /// }
+    /// ```
+    ///
+    /// Reaching the key again through another key (`\.weather` → `\.city` → `\.weather`) is
+    /// still a dependency cycle.
+    ///
     /// - Parameters:
     ///   - keyPath: The key to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.

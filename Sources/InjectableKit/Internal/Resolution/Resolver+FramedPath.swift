@@ -35,9 +35,16 @@ extension Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller)
+                    servedBy: OverrideRegistry.shared, in: nil, token: token, caller: caller)
             }
             lookup = .unknown  // a change emptied the box: look again
+        }
+        // Nested in a frame: the factory of this key's own override may be asking for the
+        // value it replaces.
+        if MemoTable.hasDetours, let replaced = replacedLookup(keyPath) {
+            return resolveReplaced(
+                keyPath, beneath: replaced.beneath, layer: replaced.layer, token: token,
+                caller: caller, apply: apply)
         }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
@@ -59,8 +66,8 @@ extension Resolver {
                         keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
-                    keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller)
+                    keyPath, with: override.override, servedBy: override.servedBy,
+                    in: registry.isLayer ? registry : nil, token: token, caller: caller)
             }
         }
         let thread = ThreadState.current
@@ -151,14 +158,51 @@ extension Resolver {
     /// `layer` (`nil`: outside any layer).
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
-        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?
+        servedBy: OverrideRegistry, in layer: OverrideRegistry?, token: UInt64,
+        caller: StaticString?, replacing: Bool = false
     ) -> Value {
         let thread = ThreadState.current
         _ = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
-            override: override)
+            override: override, servedBy: servedBy, replacing: replacing)
         override.markServed()
         let value = override.make()
+        leave(on: thread)
+        return value
+    }
+
+    /// Where to look for what an override replaces, when `keyPath` is resolved directly by
+    /// the factory of its own override (the innermost frame): the registries beneath the one
+    /// whose override that is (`nil`: none, the key's getter), and the frame's layer.
+    private static func replacedLookup(_ keyPath: AnyKeyPath)
+        -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
+    {
+        guard let parent = ThreadState.current.frames.last, let servedBy = parent.servedBy,
+            parent.keyPath == keyPath
+        else { return nil }
+        return (servedBy.beneath, parent.layer)
+    }
+
+    /// Resolves `keyPath` for the factory of its own override: with the next override in
+    /// `beneath` and the registries beneath it, or else with the key's getter, whose helpers
+    /// keep their instances where the key's own resolutions do (in `layer`'s caches in a
+    /// layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }` builds
+    /// on the value it replaces.
+    private static func resolveReplaced<Value>(
+        _ keyPath: KeyPath<Injections, Value>, beneath: OverrideRegistry?,
+        layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
+        apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
+            return resolve(
+                keyPath, with: found.override, servedBy: found.servedBy, in: layer, token: token,
+                caller: caller, replacing: true)
+        }
+        let thread = ThreadState.current
+        let frameToken = enter(
+            keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+            replacing: true)
+        let value = apply(frameToken)
         leave(on: thread)
         return value
     }
