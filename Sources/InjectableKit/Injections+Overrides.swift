@@ -131,7 +131,10 @@ extension Injections {
         TestHook.changed(registry, "reset()", file: file, line: line)
     }
 
-    /// Drops the override of one key, and what scopes cached for it.
+    /// Drops the override registered for one key, and what scopes cached for the key while
+    /// it applied (and built from that); the key resolves with its own registration again.
+    /// A key without an override is left as it is: ``resetCache(_:)`` drops a key's cached
+    /// instance.
     ///
     /// - Parameters:
     ///   - keyPath: The key whose override to drop.
