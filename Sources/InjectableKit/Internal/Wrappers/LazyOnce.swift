@@ -13,6 +13,7 @@ import Synchronization
 /// | resolving by thread T | the address of T's `ThreadState` |
 /// | resolving by T, waited for | that address, with the `waitedFor` bit |
 /// | resolved | `resolved` (1) |
+/// | replaced | `replaced` (4) |
 ///
 /// Transitions, one method per event:
 /// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves.
@@ -23,14 +24,21 @@ import Synchronization
 /// - A read on T while resolving by T would wait for itself: it stops the program, naming the
 ///   key (`Failure.reentrantLazyRead`).
 /// - A read while resolved reads the value, and changes nothing.
+/// - `replace`, an assignment or a resolution again (`$wrapper.resolve()`), on any thread:
+///   unresolved, resolved or replaced → replaced (compare-and-swap, holding
+///   `LazyOnce.replacementLock`, after the subclass put the new value under that lock); while
+///   resolving, it first waits as a read does. Reads while replaced take the lock to read the
+///   new value; the first value stays stored, unread, until the wrapper goes.
 ///
 /// Invariants:
 /// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
-///    back to unresolved. (A)
+///    back to unresolved; nothing leaves replaced, and nothing enters it while resolving. (A)
 /// 2. After `init`, only the resolver touches `layer` (`takeLayer`), and only the resolver
 ///    writes the subclass's value, before `end` publishes resolved (release); other threads
 ///    read the value only after loading resolved (acquire), and nothing writes it after. (A:
-///    only the resolver ends, once; the value is stored once.)
+///    only the resolver ends, once; the value is stored once.) A replacing value is written
+///    and read only under `replacementLock`, which no code holds while it resolves, releases
+///    a value, or takes another lock.
 /// 3. No lock is held while the key resolves. A waiter holds `LazyOnce.condition`
 ///    from its last look at the word until it sleeps, and a resolver that finds the word
 ///    waited for takes the condition to broadcast: no wake-up is lost.
@@ -56,6 +64,10 @@ class LazyOnce: @unchecked Sendable {
     @usableFromInline static var unresolved: UInt { 0 }
     @usableFromInline static var resolved: UInt { 1 }
     static var waitedFor: UInt { 2 }
+    @usableFromInline static var replaced: UInt { 4 }
+    /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
+    /// reads of an assigned wrapper hold it only to copy a reference.
+    @usableFromInline static let replacementLock = Lock()
     /// Where waiters of every first read sleep: first reads that wait are rare, and a woken
     /// waiter whose read is still unresolved sleeps again.
     static let condition = NSCondition()
@@ -80,6 +92,8 @@ class LazyOnce: @unchecked Sendable {
         case resolve
         /// As `resolve`, in the layer the wrapper was made in (``takeLayer()``).
         case resolveInLayer
+        /// The value was replaced: read the replacing value, under `replacementLock`.
+        case replaced
     }
 
     /// Whether the value is stored; if so, it may be read.
@@ -102,8 +116,47 @@ class LazyOnce: @unchecked Sendable {
             expected: Self.unresolved, desired: me, successOrdering: .acquiring,
             failureOrdering: .acquiring)
         if exchanged { return layer == nil ? .resolve : .resolveInLayer }
-        if found != Self.resolved { wait(for: key, on: ThreadState.current) }
+        if found == Self.replaced { return .replaced }
+        if found != Self.resolved { return wait(for: key, on: ThreadState.current) }
         return .resolved
+    }
+
+    /// Whether the value is stored, and, if so, whether it was replaced; `nil` while
+    /// unresolved or resolving.
+    @usableFromInline
+    final var settled: FirstRead? {
+        switch state.load(ordering: .acquiring) {
+        case Self.resolved: .resolved
+        case Self.replaced: .replaced
+        default: nil
+        }
+    }
+
+    /// Makes the value that `store` puts away (under `replacementLock`, which it is called
+    /// with) the one every read returns from now on. A first read in progress on another
+    /// thread is waited for; one in progress on this thread stops the program, as a read
+    /// would.
+    ///
+    /// - Returns: What `store` let go of, to release once no lock is held.
+    final func replace(for key: AnyKeyPath, _ store: () -> AnyObject?) -> [AnyObject] {
+        var released: [AnyObject] = []
+        while true {
+            let word = state.load(ordering: .acquiring)
+            guard word == Self.unresolved || word == Self.resolved || word == Self.replaced
+            else {
+                _ = wait(for: key, on: ThreadState.current)
+                continue
+            }
+            Self.replacementLock.lock()
+            if let old = store() { released.append(old) }
+            let (exchanged, _) = state.compareExchange(
+                expected: word, desired: Self.replaced, ordering: .acquiringAndReleasing)
+            Self.replacementLock.unlock()
+            if exchanged { break }
+        }
+        // The layer of a first read that never happened stays, untouched (invariant 2), until
+        // the wrapper goes.
+        return released
     }
 
     /// The layer the wrapper was made in, for its resolver, which lets go of it once it has
@@ -128,13 +181,15 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// Waits until the value is stored; stops the program if that would be never (invariant 5).
-    private func wait(for key: AnyKeyPath, on thread: ThreadState) {
+    ///
+    /// - Returns: Whether the stored value is the first one, or a replacing one.
+    private func wait(for key: AnyKeyPath, on thread: ThreadState) -> FirstRead {
         let me = Self.word(of: thread)
         let condition = Self.condition
         condition.lock()
         while true {
             let word = state.load(ordering: .acquiring)
-            if word == Self.resolved { break }
+            if word == Self.resolved || word == Self.replaced { break }
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
             if word & ~Self.waitedFor == me {
                 condition.unlock()
@@ -159,6 +214,7 @@ class LazyOnce: @unchecked Sendable {
             thread.waitingForLazy = nil
         }
         condition.unlock()
+        return state.load(ordering: .acquiring) == Self.replaced ? .replaced : .resolved
     }
 
     /// The thread resolving the key while another waits for it. Call with
@@ -166,7 +222,9 @@ class LazyOnce: @unchecked Sendable {
     /// the thread surely alive: invariant 4).
     final func waitedForResolver() -> ThreadState? {
         let word = state.load(ordering: .acquiring)
-        guard word != Self.resolved, word & Self.waitedFor != 0 else { return nil }
+        guard word != Self.resolved, word != Self.replaced, word & Self.waitedFor != 0 else {
+            return nil
+        }
         let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor)!
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
     }
@@ -206,6 +264,7 @@ class LazyOnce: @unchecked Sendable {
         case unresolved
         case resolving(onThisThread: Bool, waitedFor: Bool)
         case resolved
+        case replaced
     }
 
     /// The current state, for tests.
@@ -214,6 +273,7 @@ class LazyOnce: @unchecked Sendable {
         switch word {
         case Self.unresolved: return .unresolved
         case Self.resolved: return .resolved
+        case Self.replaced: return .replaced
         default:
             return .resolving(
                 onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,

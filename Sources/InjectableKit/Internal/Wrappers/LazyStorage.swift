@@ -17,6 +17,9 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
     /// a type and unspecialised code may not agree whether it is one class reference (see
     /// `isObjectReference`), and either may store what the other reads.
     @usableFromInline @exclusivity(unchecked) var boxed = false
+    /// The value assigned, or resolved again, after the first read: a `LazyBox`, guarded by
+    /// `LazyOnce.replacementLock`.
+    @usableFromInline @exclusivity(unchecked) var replacement: AnyObject?
 
     @usableFromInline
     override init() {
@@ -35,6 +38,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         let value: Service
         switch begin(for: key) {
         case .resolved: return load(as: Service.self)
+        case .replaced: return loadReplacement(as: Service.self)
         // Without a layer, the resolver's inlined path, as for `@Injectable`.
         case .resolve: value = Resolver.resolve(key, token: 0, caller: nil)
         case .resolveInLayer: value = resolveInLayer(key)
@@ -57,6 +61,45 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         let object = stored.unsafelyUnwrapped
         if boxed { return unsafeDowncast(object, to: LazyBox<Service>.self).value }
         return unsafeBitCast(object, to: Service.self)
+    }
+
+    /// The value, if the first read has stored it (or one was assigned), without resolving.
+    @inlinable
+    func valueIfResolved<Service>(as _: Service.Type) -> Service? {
+        switch settled {
+        case .resolved: load(as: Service.self)
+        case .replaced: loadReplacement(as: Service.self)
+        default: nil
+        }
+    }
+
+    /// The replacing value. Call once replaced.
+    @usableFromInline
+    func loadReplacement<Service>(as _: Service.Type) -> Service {
+        // The box is retained under the lock, and its value copied outside it.
+        let box = LazyOnce.replacementLock.withLock { replacement }
+        return unsafeDowncast(box.unsafelyUnwrapped, to: LazyBox<Service>.self).value
+    }
+
+    /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
+    @usableFromInline
+    func assign<Service>(_ value: Service, for key: KeyPath<Injections, Service>) {
+        let box = LazyBox(value)
+        let released = replace(for: key) {
+            defer { replacement = box }
+            return replacement
+        }
+        withExtendedLifetime(released) {}  // the old value released outside the lock
+    }
+
+    /// Resolves `key`, where this is called, and makes the result the value every read returns
+    /// from now on; a wrapper not read yet makes its first read instead.
+    @usableFromInline
+    func resolveAgain<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+        guard settled != nil else { return value(key) }
+        let fresh: Service = Resolver.resolve(key, token: 0, caller: nil)
+        assign(fresh, for: key)
+        return fresh
     }
 
     /// Resolves `key` in the layer the wrapper was made in (see `LayerTicket`).

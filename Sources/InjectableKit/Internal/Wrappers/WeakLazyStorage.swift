@@ -14,6 +14,11 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// The instance as a `Service`, copied bit for bit without a retain: never released.
     private let unretained = UnsafeMutableRawPointer.allocate(
         byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+    /// The value assigned, or resolved again, after the first read, kept as `object` and
+    /// `unretained` are, and guarded by `LazyOnce.replacementLock`; the bytes are allocated by
+    /// the first assignment.
+    private weak var replacedObject: AnyObject?
+    private var replacedBytes: UnsafeMutableRawPointer?
 
     init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
         if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
@@ -24,6 +29,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     deinit {
         unretained.deallocate()  // holds no reference: nothing to release
+        replacedBytes?.deallocate()  // likewise
     }
 
     override class var wrapperName: String { "@WeakLazyInjectable" }
@@ -33,6 +39,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         let fresh: Service?
         switch begin(for: key) {
         case .resolved: return read()
+        case .replaced: return readReplacement()
         case .resolve: fresh = resolve()
         case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
         }
@@ -45,6 +52,57 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         }
         end()
         return fresh
+    }
+
+    /// The instance, if the first read has resolved it (or one was assigned) and it is alive,
+    /// without resolving.
+    var valueIfResolved: Service? {
+        switch settled {
+        case .resolved: read()
+        case .replaced: readReplacement()
+        default: nil
+        }
+    }
+
+    /// Makes `value` the one every read returns from now on, held weakly (see
+    /// `LazyOnce.replace`).
+    func assign(_ value: Service?) {
+        let released = replace(for: key) {
+            let old = replacedObject
+            replacedObject = value.map { $0 as AnyObject }
+            if let value {
+                let bytes =
+                    replacedBytes
+                    ?? UnsafeMutableRawPointer.allocate(
+                        byteCount: MemoryLayout<Service>.size,
+                        alignment: MemoryLayout<Service>.alignment)
+                replacedBytes = bytes
+                withUnsafeBytes(of: value) {
+                    bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                }
+            }
+            return old
+        }
+        withExtendedLifetime(released) {}  // released outside the lock
+    }
+
+    /// Resolves the key where this is called and makes the result the value every read returns
+    /// from now on; a wrapper not read yet makes its first read instead.
+    func resolveAgain() -> Service? {
+        guard settled != nil else { return value }
+        let fresh = resolve()
+        assign(fresh)
+        return fresh
+    }
+
+    /// The replacing instance, retained, if it is alive. Call once replaced.
+    private func readReplacement() -> Service? {
+        // Copied under the lock (an assignment rewrites the bytes), released outside it.
+        let (alive, value): (AnyObject?, Service?) = LazyOnce.replacementLock.withLock {
+            guard let alive = replacedObject, let bytes = replacedBytes else { return (nil, nil) }
+            return (alive, withExtendedLifetime(alive) { bytes.load(as: Service.self) })
+        }
+        return withExtendedLifetime(alive) { value }
     }
 
     /// The instance, retained, if it is alive. Call once the value is resolved.
