@@ -16,11 +16,6 @@ struct Frame {
     // NB: unowned(unsafe): the resolution that opened the frame holds the override until the
     // frame is closed.
     unowned(unsafe) let override: AnyOverride?
-    /// The registry whose override ``override`` is: resolving the frame's own key in the
-    /// override's factory resolves what lies beneath it (see `Resolver.resolveReplaced`).
-    // NB: unowned(unsafe): the global registry lives for good, and a layer's task-local
-    // binding holds it while the frame is open.
-    unowned(unsafe) let servedBy: OverrideRegistry?
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
     var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.

@@ -35,7 +35,7 @@ extension Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    servedBy: OverrideRegistry.shared, in: nil, token: token, caller: caller)
+                    in: nil, token: token, caller: caller)
             }
             lookup = .unknown  // a change emptied the box: look again
         }
@@ -66,8 +66,8 @@ extension Resolver {
                         keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
-                    keyPath, with: override.override, servedBy: override.servedBy,
-                    in: registry.isLayer ? registry : nil, token: token, caller: caller)
+                    keyPath, with: override.override, in: registry.isLayer ? registry : nil,
+                    token: token, caller: caller)
             }
         }
         let thread = ThreadState.current
@@ -158,13 +158,12 @@ extension Resolver {
     /// `layer` (`nil`: outside any layer).
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
-        servedBy: OverrideRegistry, in layer: OverrideRegistry?, token: UInt64,
-        caller: StaticString?, replacing: Bool = false
+        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?
     ) -> Value {
         let thread = ThreadState.current
         _ = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
-            override: override, servedBy: servedBy, replacing: replacing)
+            override: override)
         override.markServed()
         let value = override.make()
         leave(on: thread)
@@ -174,13 +173,21 @@ extension Resolver {
     /// Where to look for what an override replaces, when `keyPath` is resolved directly by
     /// the factory of its own override (the innermost frame): the registries beneath the one
     /// whose override that is (`nil`: none, the key's getter), and the frame's layer.
+    ///
+    /// The registry is found again by the override it holds (a change since the parent frame
+    /// began may have removed it: the lookup then starts beneath every registry, at the key's
+    /// getter), so that frames need not carry it: every framed resolution would pay for it.
     private static func replacedLookup(_ keyPath: AnyKeyPath)
         -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
     {
-        guard let parent = ThreadState.current.frames.last, let servedBy = parent.servedBy,
+        guard let parent = ThreadState.current.frames.last, let override = parent.override,
             parent.keyPath == keyPath
         else { return nil }
-        return (servedBy.beneath, parent.layer)
+        let start = parent.layer ?? OverrideRegistry.shared
+        let servedBy = start.chain.first {
+            $0.holds(override, forKey: keyPath, type: ObjectIdentifier(parent.valueType))
+        }
+        return (servedBy?.beneath, parent.layer)
     }
 
     /// Resolves `keyPath` for the factory of its own override: with the next override in
@@ -193,15 +200,19 @@ extension Resolver {
         layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
-        if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
-            return resolve(
-                keyPath, with: found.override, servedBy: found.servedBy, in: layer, token: token,
-                caller: caller, replacing: true)
-        }
         let thread = ThreadState.current
-        let frameToken = enter(
+        if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
+            _ = enterReplacing(
+                keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+                override: found.override)
+            found.override.markServed()
+            let value = found.override.make()
+            leave(on: thread)
+            return value
+        }
+        let frameToken = enterReplacing(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
-            replacing: true)
+            override: nil)
         let value = apply(frameToken)
         leave(on: thread)
         return value

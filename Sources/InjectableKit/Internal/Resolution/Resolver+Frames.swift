@@ -34,24 +34,21 @@ extension Resolver {
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
     static func enter(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
-        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil,
-        servedBy: OverrideRegistry? = nil, replacing: Bool = false
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
     ) -> UInt64 {
         if let caller, let index = thread.frameIndex(token: token),
             thread.frames[index].name == nil
         {
             thread.frames[index].name = caller
         }
-        checkForCycle(
-            keyPath, on: thread,
-            before: replacing ? replacedChainStart(keyPath, on: thread) : thread.frames.count)
+        checkForCycle(keyPath, on: thread)
         let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
         thread.depth += 1
         MemoTable.beginDetour()
         thread.frames.append(
             Frame(
                 keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
-                layer: layer, override: override, servedBy: servedBy))
+                layer: layer, override: override))
         return frameToken
     }
 
@@ -90,33 +87,45 @@ extension Resolver {
         withExtendedLifetime(graph) {}  // instances released once the state is consistent
     }
 
-    /// Stops on a cycle: `keyPath` resolved again by a frame before `end` (the frames from
-    /// `end` on are overrides of `keyPath` each resolving the one it replaces).
-    private static func checkForCycle(
-        _ keyPath: AnyKeyPath, on thread: ThreadState, before end: Int
-    ) {
+    private static func checkForCycle(_ keyPath: AnyKeyPath, on thread: ThreadState) {
         // Indexed in place: a copy of the array would retain and release its buffer on every
         // framed resolution.
-        for index in 0..<end where thread.frames[index].keyPath === keyPath {
+        for index in thread.frames.indices where thread.frames[index].keyPath === keyPath {
             Failure.cycle(at: index, in: thread.frames)
         }
         if thread.frames.count >= deepCheckDepth,
-            let index = thread.frames[..<end].firstIndex(where: { $0.keyPath == keyPath })
+            let index = thread.frames.firstIndex(where: { $0.keyPath == keyPath })
         {
             Failure.cycle(at: index, in: thread.frames)
         }
         if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
     }
 
-    /// Where the innermost frames that resolve `keyPath` through overrides, each called by the
-    /// factory of the one before, begin: frames before it that resolve `keyPath` close a cycle.
-    private static func replacedChainStart(_ keyPath: AnyKeyPath, on thread: ThreadState) -> Int {
+    /// Pushes a frame for `keyPath` resolved by the factory of its own override (the
+    /// innermost frame), for the value that override replaces (`override`: the next override
+    /// beneath, or `nil` for the key's getter). Frames before the innermost run of frames that
+    /// so replace one another for `keyPath` still close a cycle if they resolve it.
+    static func enterReplacing(
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride?
+    ) -> UInt64 {
         var start = thread.frames.count
-        while start > 0, thread.frames[start - 1].servedBy != nil,
+        while start > 0, thread.frames[start - 1].servedByOverride,
             thread.frames[start - 1].keyPath == keyPath
         {
             start -= 1
         }
-        return start
+        if let index = thread.frames[..<start].firstIndex(where: { $0.keyPath == keyPath }) {
+            Failure.cycle(at: index, in: thread.frames)
+        }
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
+        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
+        thread.depth += 1
+        MemoTable.beginDetour()
+        thread.frames.append(
+            Frame(
+                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
+                layer: layer, override: override))
+        return frameToken
     }
 }
