@@ -39,13 +39,6 @@ extension Resolver {
             }
             lookup = .unknown  // a change emptied the box: look again
         }
-        // Nested in a frame: the factory of this key's own override may be asking for the
-        // value it replaces.
-        if MemoTable.hasDetours, let replaced = replacedLookup(keyPath) {
-            return resolveReplaced(
-                keyPath, beneath: replaced.beneath, layer: replaced.layer, token: token,
-                caller: caller, apply: apply)
-        }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
@@ -54,6 +47,13 @@ extension Resolver {
             case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
+            // Nested in a frame (`.layered`, `.observed`): the factory of this key's own
+            // override may be asking for the value it replaces.
+            if MemoTable.hasDetours, let replaced = replacedLookup(keyPath) {
+                return resolveReplaced(
+                    keyPath, beneath: replaced.beneath, layer: replaced.layer, token: token,
+                    caller: caller, apply: apply)
+            }
             if KeyPathShape.hasSeveralComponents(keyPath) {
                 Failure.keyPathThroughAKey(of: Value.self, caller: caller)
             }
@@ -177,6 +177,7 @@ extension Resolver {
     /// The registry is found again by the override it holds (a change since the parent frame
     /// began may have removed it: the lookup then starts beneath every registry, at the key's
     /// getter), so that frames need not carry it: every framed resolution would pay for it.
+    @inline(never)
     private static func replacedLookup(_ keyPath: AnyKeyPath)
         -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
     {
@@ -195,6 +196,7 @@ extension Resolver {
     /// keep their instances where the key's own resolutions do (in `layer`'s caches in a
     /// layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }` builds
     /// on the value it replaces.
+    @inline(never)
     private static func resolveReplaced<Value>(
         _ keyPath: KeyPath<Injections, Value>, beneath: OverrideRegistry?,
         layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
