@@ -24,21 +24,25 @@ import Synchronization
 /// - A read on T while resolving by T would wait for itself: it stops the program, naming the
 ///   key (`Failure.reentrantLazyRead`).
 /// - A read while resolved reads the value, and changes nothing.
-/// - `replace`, an assignment or a resolution again (`$wrapper.resolve()`), on any thread:
-///   unresolved, resolved or replaced → replaced (compare-and-swap, holding
-///   `LazyOnce.replacementLock`, after the subclass put the new value under that lock); while
-///   resolving, it first waits as a read does. Reads while replaced take the lock to read the
-///   new value; the first value stays stored, unread, until the wrapper goes.
+/// - `replace`, an assignment or a resolution again (`$wrapper.resolve()`), on thread R,
+///   with the new value in an immutable box: from unresolved, R swaps in "resolving by R" as
+///   a first read does (so it is the resolver), puts the box in `held` (letting go of the
+///   layer), and ends with replaced instead of resolved (waking waiters as `end` does); from
+///   resolved or replaced, R puts the box in `held` and stores replaced, holding
+///   `LazyOnce.replacementLock`; while resolving, it first waits as a read does. Reads while
+///   replaced take the lock to retain the box; the first value stays stored, unread, until the
+///   wrapper goes.
 ///
 /// Invariants:
 /// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
 ///    back to unresolved; nothing leaves replaced, and nothing enters it while resolving. (A)
-/// 2. After `init`, only the resolver touches `layer` (`takeLayer`), and only the resolver
-///    writes the subclass's value, before `end` publishes resolved (release); other threads
-///    read the value only after loading resolved (acquire), and nothing writes it after. (A:
-///    only the resolver ends, once; the value is stored once.) A replacing value is written
-///    and read only under `replacementLock`, which no code holds while it resolves, releases
-///    a value, or takes another lock.
+/// 2. After `init`, until resolved or replaced, only the resolver touches `held` (the layer,
+///    `takeLayer`), and only the resolver writes the subclass's value, before `end` publishes
+///    resolved (release); other threads read the value only after loading resolved (acquire),
+///    and nothing writes it after. (A: only the resolver ends, once; the value is stored
+///    once.) Once resolved or replaced, `held` (nil, or the replacing box) is touched only
+///    under `replacementLock`, which no code holds while it resolves, releases a value, or
+///    takes another lock; only a holder of that lock moves resolved or replaced on.
 /// 3. No lock is held while the key resolves. A waiter holds `LazyOnce.condition`
 ///    from its last look at the word until it sleeps, and a resolver that finds the word
 ///    waited for takes the condition to broadcast: no wake-up is lost.
@@ -54,12 +58,15 @@ import Synchronization
 ///    next look finds it.)
 @usableFromInline
 class LazyOnce: @unchecked Sendable {
-    // @unchecked: `state` is atomic, and `layer` is touched only by the resolver (invariant 2).
-    // NB: @exclusivity(unchecked): `layer` is touched by one thread at a time (invariant 2), so
+    // @unchecked: `state` is atomic, and `held` is touched only by the resolver, then under
+    // `replacementLock` (invariant 2).
+    // NB: @exclusivity(unchecked): `held` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
     @usableFromInline final let state = Atomic<UInt>(LazyOnce.unresolved)
-    /// Where the first read resolves; let go of once it has.
-    @exclusivity(unchecked) private final var layer: LayerTicket?
+    /// Until the first read: the `LayerTicket` of the layer where it resolves, if any (let go
+    /// of once it has). Once replaced: the box of the replacing value. (One field for both: a
+    /// field more would cost the making of every wrapper.)
+    @exclusivity(unchecked) private final var held: LazyHeld?
 
     @usableFromInline static var unresolved: UInt { 0 }
     @usableFromInline static var resolved: UInt { 1 }
@@ -76,7 +83,7 @@ class LazyOnce: @unchecked Sendable {
 
     @usableFromInline
     init() {
-        layer = LayerTicket.current
+        held = LayerTicket.current
     }
 
     /// The wrapper, as users write it, for messages.
@@ -115,7 +122,7 @@ class LazyOnce: @unchecked Sendable {
         let (exchanged, found) = state.compareExchange(
             expected: Self.unresolved, desired: me, successOrdering: .acquiring,
             failureOrdering: .acquiring)
-        if exchanged { return layer == nil ? .resolve : .resolveInLayer }
+        if exchanged { return held == nil ? .resolve : .resolveInLayer }
         if found == Self.replaced { return .replaced }
         if found != Self.resolved { return wait(for: key, on: ThreadState.current) }
         return .resolved
@@ -132,38 +139,56 @@ class LazyOnce: @unchecked Sendable {
         }
     }
 
-    /// Makes the value that `store` puts away (under `replacementLock`, which it is called
-    /// with) the one every read returns from now on. A first read in progress on another
-    /// thread is waited for; one in progress on this thread stops the program, as a read
-    /// would.
+    /// Makes `box` (immutable, holding the new value) the one every read returns from now
+    /// on. A first read in progress on another thread is waited for; one in progress on this
+    /// thread stops the program, as a read would.
     ///
-    /// - Returns: What `store` let go of, to release once no lock is held.
-    final func replace(for key: AnyKeyPath, _ store: () -> AnyObject?) -> [AnyObject] {
-        var released: [AnyObject] = []
+    /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), to release
+    ///   once no lock is held.
+    final func replace(for key: AnyKeyPath, with box: LazyHeld) -> LazyHeld? {
+        let me = ThreadState.currentAddress
         while true {
             let word = state.load(ordering: .acquiring)
-            guard word == Self.unresolved || word == Self.resolved || word == Self.replaced
-            else {
-                _ = wait(for: key, on: ThreadState.current)
-                continue
+            if word == Self.unresolved {
+                // As a first read: this thread is the resolver, and ends replaced.
+                guard
+                    state.compareExchange(
+                        expected: Self.unresolved, desired: me, ordering: .acquiring
+                    ).exchanged
+                else { continue }
+                let old = Self.replacementLock.withLock {
+                    defer { held = box }
+                    return held
+                }
+                let previous = state.exchange(Self.replaced, ordering: .acquiringAndReleasing)
+                if previous & Self.waitedFor != 0 { Self.wakeWaiters() }
+                return old
             }
-            Self.replacementLock.lock()
-            if let old = store() { released.append(old) }
-            let (exchanged, _) = state.compareExchange(
-                expected: word, desired: Self.replaced, ordering: .acquiringAndReleasing)
-            Self.replacementLock.unlock()
-            if exchanged { break }
+            if word == Self.resolved || word == Self.replaced {
+                return Self.replacementLock.withLock {
+                    // Only holders of the lock move resolved or replaced on (invariant 2).
+                    defer {
+                        held = box
+                        state.store(Self.replaced, ordering: .releasing)
+                    }
+                    return held
+                }
+            }
+            _ = wait(for: key, on: ThreadState.current)
         }
-        // The layer of a first read that never happened stays, untouched (invariant 2), until
-        // the wrapper goes.
-        return released
+    }
+
+    /// The box `replace` put in. Call once replaced.
+    @usableFromInline
+    final func replacement() -> LazyHeld {
+        Self.replacementLock.withLock { held.unsafelyUnwrapped }
     }
 
     /// The layer the wrapper was made in, for its resolver, which lets go of it once it has
     /// resolved. Call after `begin` said `resolveInLayer`.
     final func takeLayer() -> LayerTicket {
-        defer { layer = nil }
-        return layer.unsafelyUnwrapped
+        defer { held = nil }
+        return unsafeDowncast(held.unsafelyUnwrapped, to: LayerTicket.self)
     }
 
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
@@ -174,6 +199,11 @@ class LazyOnce: @unchecked Sendable {
             previous & ~Self.waitedFor == ThreadState.currentAddress,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
+        Self.wakeWaiters()
+    }
+
+    /// Wakes the threads waiting for first reads.
+    private static func wakeWaiters() {
         let condition = Self.condition
         condition.lock()
         condition.broadcast()
@@ -287,4 +317,13 @@ class LazyOnce: @unchecked Sendable {
         assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
         return word
     }
+}
+
+/// What a lazy wrapper's once-state holds besides its value: the layer's ticket until the
+/// first read, or a replacing value's box (see `LazyOnce.held`). A class of the library's own,
+/// so that the field is released as a native object.
+@usableFromInline
+class LazyHeld {
+    @usableFromInline
+    init() {}
 }

@@ -17,9 +17,6 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
     /// a type and unspecialised code may not agree whether it is one class reference (see
     /// `isObjectReference`), and either may store what the other reads.
     @usableFromInline @exclusivity(unchecked) var boxed = false
-    /// The value assigned, or resolved again, after the first read: a `LazyBox`, guarded by
-    /// `LazyOnce.replacementLock`.
-    @usableFromInline @exclusivity(unchecked) var replacement: AnyObject?
 
     @usableFromInline
     override init() {
@@ -76,19 +73,13 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
     /// The replacing value. Call once replaced.
     @usableFromInline
     func loadReplacement<Service>(as _: Service.Type) -> Service {
-        // The box is retained under the lock, and its value copied outside it.
-        let box = LazyOnce.replacementLock.withLock { replacement }
-        return unsafeDowncast(box.unsafelyUnwrapped, to: LazyBox<Service>.self).value
+        unsafeDowncast(replacement(), to: LazyBox<Service>.self).value
     }
 
     /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
     @usableFromInline
     func assign<Service>(_ value: Service, for key: KeyPath<Injections, Service>) {
-        let box = LazyBox(value)
-        let released = replace(for: key) {
-            defer { replacement = box }
-            return replacement
-        }
+        let released = replace(for: key, with: LazyBox(value))
         withExtendedLifetime(released) {}  // the old value released outside the lock
     }
 
@@ -111,7 +102,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
 
 /// A value that is not one class reference, kept by a ``LazyStorage``.
 @usableFromInline
-final class LazyBox<Value> {
+final class LazyBox<Value>: LazyHeld {
     @usableFromInline let value: Value
 
     @inlinable

@@ -14,11 +14,6 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// The instance as a `Service`, copied bit for bit without a retain: never released.
     private let unretained = UnsafeMutableRawPointer.allocate(
         byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
-    /// The value assigned, or resolved again, after the first read, kept as `object` and
-    /// `unretained` are, and guarded by `LazyOnce.replacementLock`; the bytes are allocated by
-    /// the first assignment.
-    private weak var replacedObject: AnyObject?
-    private var replacedBytes: UnsafeMutableRawPointer?
 
     init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
         if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
@@ -29,7 +24,6 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     deinit {
         unretained.deallocate()  // holds no reference: nothing to release
-        replacedBytes?.deallocate()  // likewise
     }
 
     override class var wrapperName: String { "@WeakLazyInjectable" }
@@ -67,22 +61,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// Makes `value` the one every read returns from now on, held weakly (see
     /// `LazyOnce.replace`).
     func assign(_ value: Service?) {
-        let released = replace(for: key) {
-            let old = replacedObject
-            replacedObject = value.map { $0 as AnyObject }
-            if let value {
-                let bytes =
-                    replacedBytes
-                    ?? UnsafeMutableRawPointer.allocate(
-                        byteCount: MemoryLayout<Service>.size,
-                        alignment: MemoryLayout<Service>.alignment)
-                replacedBytes = bytes
-                withUnsafeBytes(of: value) {
-                    bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-                }
-            }
-            return old
-        }
+        let released = replace(for: key, with: WeakBox(value))
         withExtendedLifetime(released) {}  // released outside the lock
     }
 
@@ -97,17 +76,48 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     /// The replacing instance, retained, if it is alive. Call once replaced.
     private func readReplacement() -> Service? {
-        // Copied under the lock (an assignment rewrites the bytes), released outside it.
-        let (alive, value): (AnyObject?, Service?) = LazyOnce.replacementLock.withLock {
-            guard let alive = replacedObject, let bytes = replacedBytes else { return (nil, nil) }
-            return (alive, withExtendedLifetime(alive) { bytes.load(as: Service.self) })
-        }
-        return withExtendedLifetime(alive) { value }
+        unsafeDowncast(replacement(), to: WeakBox<Service>.self).value
     }
 
     /// The instance, retained, if it is alive. Call once the value is resolved.
     private func read() -> Service? {
         guard let alive = object else { return nil }
+        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
+        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
+    }
+}
+
+/// A value assigned to a `@WeakLazyInjectable`, held weakly as `WeakLazyStorage` holds its
+/// first one: the object weakly, and its bytes without a retain. Immutable once made.
+final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
+    // @unchecked: written only by `init`; reading a weak reference on several threads at once
+    // is safe.
+    private weak var object: AnyObject?
+    /// The instance as a `Service`, copied bit for bit without a retain: never released.
+    private let unretained: UnsafeMutableRawPointer?
+
+    init(_ value: Service?) {
+        guard let value else {
+            unretained = nil
+            return
+        }
+        // A class instance, or a class-bound existential: `as AnyObject` is its object.
+        object = value as AnyObject
+        let bytes = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+        withUnsafeBytes(of: value) {
+            bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+        unretained = bytes
+    }
+
+    deinit {
+        unretained?.deallocate()  // holds no reference: nothing to release
+    }
+
+    /// The instance, retained, if it is alive.
+    var value: Service? {
+        guard let alive = object, let unretained else { return nil }
         // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
         return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
     }
