@@ -11,7 +11,9 @@ extension Injections {
     /// ```
     ///
     /// Inside `Injections.withOverrides`, it drops the instances of that layer's caches only,
-    /// as `Scope.reset()` does. To drop a key's override, use ``reset(_:file:line:)``.
+    /// as `Scope.reset()` does. To drop a key's override, use ``reset(_:file:line:)``. To drop
+    /// the instances of every argument value of a subscript, give it a scope of its own
+    /// (`scoped(.accounts, Account(id))`) and reset that scope.
     ///
     /// - Parameter keyPath: The key whose cached instances to drop.
     public func resetCache<Value>(_ keyPath: KeyPath<Injections, Value>) {
