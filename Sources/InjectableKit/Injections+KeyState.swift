@@ -11,9 +11,10 @@ extension Injections {
     /// ```
     ///
     /// Inside `Injections.withOverrides`, it drops the instances of that layer's caches only,
-    /// as `Scope.reset()` does. To drop a key's override, use ``reset(_:file:line:)``. To drop
-    /// the instances of every argument value of a subscript, give it a scope of its own
-    /// (`scoped(.accounts, Account(id))`) and reset that scope.
+    /// as `Scope.reset()` does. To drop a key's override, use
+    /// ``reset(_:file:line:)-(KeyPath<Injections,Value>,_,_)``. To drop the instances of every
+    /// argument value of a subscript, give it a scope of its own (`scoped(.accounts,
+    /// Account(id))`) and reset that scope.
     ///
     /// - Parameter keyPath: The key whose cached instances to drop.
     public func resetCache<Value>(_ keyPath: KeyPath<Injections, Value>) {
