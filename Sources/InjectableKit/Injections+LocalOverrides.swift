@@ -40,6 +40,18 @@ extension Injections {
         /// overrides of one kind, the innermost layer's wins, and the global registry's comes
         /// last.
         ///
+        /// Resolving the same key in the factory resolves the value this override replaces
+        /// (the enclosing layer's or global override, or the key's own registration), as
+        /// with ``Injections/register(_:file:line:factory:)``:
+        ///
+        /// ```swift
+        /// $0.register(\.weather) {
+        ///     var weather = Injections.container.resolve(\.weather)
+        ///     weather.forecast = { "rain" }
+        ///     return weather
+        /// }
+        /// ```
+        ///
         /// - Parameters:
         ///   - keyPath: The key to override.
         ///   - file: Where the call is, for the message if it is refused; leave the default.

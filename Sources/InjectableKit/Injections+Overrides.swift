@@ -80,6 +80,23 @@ extension Injections {
     /// factory. The factory builds a new instance on every resolution unless it wraps the
     /// construction in a scope helper (`Injections.cached(MockService())`).
     ///
+    /// The factory may build on the value it replaces: resolving the same key directly in it
+    /// resolves what the key would be without this override (an override beneath it, in an
+    /// enclosing layer or the global registry, or else the key's own registration, with its
+    /// scope). So an override can change one property of the live value, or decorate each
+    /// instance the key resolves to:
+    ///
+    /// ```swift
+    /// Injections.container.register(\.weather) {
+    ///     var weather = Injections.container.resolve(\.weather)
+    ///     weather.forecast = { "rain" }
+    ///     return weather
+    /// }
+    /// ```
+    ///
+    /// Reaching the key again through another key (`\.weather` → `\.city` → `\.weather`) is
+    /// still a dependency cycle.
+    ///
     /// - Parameters:
     ///   - keyPath: The key to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
@@ -114,7 +131,10 @@ extension Injections {
         TestHook.changed(registry, "reset()", file: file, line: line)
     }
 
-    /// Drops the override of one key, and what scopes cached for it.
+    /// Drops the override registered for one key, and what scopes cached for the key while
+    /// it applied (and built from that); the key resolves with its own registration again.
+    /// A key without an override is left as it is: ``resetCache(_:)`` drops a key's cached
+    /// instance.
     ///
     /// - Parameters:
     ///   - keyPath: The key whose override to drop.

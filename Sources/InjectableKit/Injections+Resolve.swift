@@ -16,6 +16,11 @@ extension Injections {
     /// A registration that takes arguments is a subscript, resolved with them:
     /// `resolve(\.[account: 42])`.
     ///
+    /// A key is one property or subscript of `Injections`. To read a property of a
+    /// dependency, resolve the key and read it: `resolve(\.date).now`. A keypath through a key
+    /// (`resolve(\.date.now)`) would run the key's getter past its overrides, so it stops at
+    /// its first resolution, with a message naming that fix.
+    ///
     /// Resolution cannot fail: the key exists, or the call does not compile. A dependency cycle
     /// (`a` needs `b` needs `a`) stops the process with a message naming the whole chain.
     ///

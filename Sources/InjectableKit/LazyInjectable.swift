@@ -34,10 +34,62 @@ public struct LazyInjectable<Service> {
     }
 
     /// The instance, resolved on first access.
+    ///
+    /// Assigning replaces it for every later read, from any thread; copies of the owner share
+    /// it. An assignment before the first read means the key is never resolved. (Reads after an
+    /// assignment take a lock, where the first value's reads take none.)
     @inlinable
     public var wrappedValue: Service {
-        storage.value(keyPath)
+        get { storage.value(keyPath) }
+        nonmutating set { storage.assign(newValue, for: keyPath) }
+    }
+
+    /// The wrapper's controls: `$renderer.resolve()` and `$renderer.valueIfResolved`.
+    @inlinable
+    public var projectedValue: Projection {
+        Projection(keyPath: keyPath, storage: storage)
+    }
+
+    /// What `$property` offers on a `@LazyInjectable` property.
+    ///
+    /// ```swift
+    /// final class ReportViewModel {
+    ///     @LazyInjectable(\.pdfRenderer) var renderer
+    ///     var isRendererReady: Bool { $renderer.valueIfResolved != nil }
+    ///     func rendererChanged() { $renderer.resolve() }
+    /// }
+    /// ```
+    public struct Projection {
+        // nonisolated(unsafe): a keypath is an immutable object, which every read only applies.
+        @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
+        @usableFromInline let storage: LazyStorage
+
+        @inlinable
+        init(keyPath: KeyPath<Injections, Service>, storage: LazyStorage) {
+            self.keyPath = keyPath
+            self.storage = storage
+        }
+
+        /// Resolves the key again, where this is called (in the `Injections.withOverrides`
+        /// layer in effect there, if any), and keeps the result for every later read: a unique
+        /// key builds a new instance, a cached one returns what its scope holds now. A property
+        /// not read yet makes its first read instead.
+        ///
+        /// - Returns: The instance the property now holds.
+        @inlinable @discardableResult
+        public func resolve() -> Service {
+            storage.resolveAgain(keyPath)
+        }
+
+        /// The instance, if the property was read (or assigned) already; `nil` otherwise,
+        /// and while another thread's first read is resolving it. Never resolves the key.
+        @inlinable
+        public var valueIfResolved: Service? {
+            storage.valueIfResolved(as: Service.self)
+        }
     }
 }
+
+extension LazyInjectable.Projection: Sendable where Service: Sendable {}
 
 extension LazyInjectable: Sendable where Service: Sendable {}

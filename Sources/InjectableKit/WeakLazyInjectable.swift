@@ -42,9 +42,49 @@ public struct WeakLazyInjectable<Service> {
     }
 
     /// The instance, resolved on first access; `nil` once it has been released.
+    ///
+    /// Assigning replaces it, held weakly, for every later read; copies of the owner share
+    /// it. An assignment before the first read means the key is never resolved.
     public var wrappedValue: Service? {
-        storage.value
+        get { storage.value }
+        nonmutating set { storage.assign(newValue) }
+    }
+
+    /// The wrapper's controls: `$parent.resolve()` and `$parent.valueIfResolved`.
+    public var projectedValue: Projection {
+        Projection(storage: storage)
+    }
+
+    /// What `$property` offers on a `@WeakLazyInjectable` property.
+    ///
+    /// ```swift
+    /// final class Child {
+    ///     @WeakLazyInjectable(\.parent) var parent
+    ///     func parentChanged() { $parent.resolve() }
+    /// }
+    /// ```
+    public struct Projection {
+        let storage: WeakLazyStorage<Service>
+
+        /// Resolves the key again, where this is called (in the `Injections.withOverrides`
+        /// layer in effect there, if any), and holds the result weakly for every later read. A
+        /// property not read yet makes its first read instead.
+        ///
+        /// - Returns: The instance the property now holds, if it is alive.
+        @discardableResult
+        public func resolve() -> Service? {
+            storage.resolveAgain()
+        }
+
+        /// The instance, if the property was read (or assigned) already and the instance is
+        /// alive; `nil` otherwise, and while another thread's first read is resolving it.
+        /// Never resolves the key.
+        public var valueIfResolved: Service? {
+            storage.valueIfResolved
+        }
     }
 }
+
+extension WeakLazyInjectable.Projection: Sendable where Service: Sendable {}
 
 extension WeakLazyInjectable: Sendable where Service: Sendable {}

@@ -48,4 +48,38 @@ extension Injections {
         once.end()
         #expect(once.phase == .resolved)
     }
+
+    @Test func aReplacementBeforeTheFirstReadMeansTheReadResolvesNothing() {
+        let once = LazyOnce()
+        let released = once.replace(
+            for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        #expect(released == nil)  // made outside any layer: no ticket to let go of
+        #expect(once.phase == .replaced)
+        #expect(!once.isResolved)  // the fast path's read is for the first value only
+        guard case .replaced = once.begin(for: \Injections.lazyOnceProbe) else {
+            Issue.record("a read after a replacement reads the replacing value")
+            return
+        }
+        #expect(once.phase == .replaced)
+    }
+
+    @Test func aReplacementAfterTheFirstReadMovesResolvedToReplaced() {
+        let once = LazyOnce()
+        _ = once.begin(for: \Injections.lazyOnceProbe)
+        once.end()
+        _ = once.replace(for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        #expect(once.phase == .replaced)
+        #expect(once.settled == .replaced)
+    }
+
+    @Test func aReplacementBeforeTheFirstReadLetsGoOfTheLayer() {
+        let once = Injections.withOverrides { _ in
+        } operation: {
+            LazyOnce()
+        }
+        let released = once.replace(
+            for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        #expect(released is LayerTicket)
+        #expect((once.replacement() as? LazyBox<Service>)?.value.name == "assigned")
+    }
 }

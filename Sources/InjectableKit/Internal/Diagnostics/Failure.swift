@@ -192,6 +192,18 @@ enum Failure {
                 + "supported either): use @LazyInjectable for it.")
     }
 
+    /// A keypath reaching through a key to a property of its value (`\.date.now`) was
+    /// resolved: it would run the key's getter past its overrides (see `KeyPathShape`).
+    static func keyPathThroughAKey(of type: Any.Type, caller: StaticString?) -> Never {
+        let site = caller.map { " (in \($0))" } ?? ""
+        stop(
+            "InjectableKit: a keypath through a key was resolved\(site): a keypath of several "
+                + "components, such as \\.date.now, of type \(typeName(type, qualified: false)), "
+                + "runs the first key's getter directly, so that key's overrides, scope and "
+                + "diagnostics never see it. Resolve the key, then read the property: "
+                + "resolve(\\.date).now, or @Injectable(\\.date) var date and then date.now.")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(

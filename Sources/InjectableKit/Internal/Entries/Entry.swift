@@ -433,6 +433,17 @@ final class Entry: @unchecked Sendable {
     ///   release once it holds no lock: a weak load can leave the last reference here, and the
     ///   instance's deinit may use the container.
     /// - Returns: Whether no thread builds it and it holds no live instance.
+    /// Whether the entry holds an instance now: alive, and not expired.
+    var holdsInstance: Bool {
+        lock.lock()
+        let held = cellStorage != nil
+        let alive = object
+        let expired = expires && hasExpired()
+        lock.unlock()
+        // The weakly loaded instance is released here, outside the lock.
+        return withExtendedLifetime(alive) { !expired && (holdsWeakly ? alive != nil : held) }
+    }
+
     func isIdleAndEmpty(keeping keep: inout [AnyObject]) -> Bool {
         guard construction.isIdle else { return false }
         let (held, alive) = lock.withLock { (cell, object) }

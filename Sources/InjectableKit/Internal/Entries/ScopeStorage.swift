@@ -95,6 +95,30 @@ final class ScopeStorage: @unchecked Sendable {
         withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the drops
     }
 
+    /// Drops the instances of the entries that match, and the instances built from them in
+    /// any scope, as ``reset()`` does for every entry: argument and override entries are
+    /// forgotten unless a thread is building them. Matched outside `lock` (see
+    /// ``entries(where:)``).
+    func reset(where matches: (Entry) -> Bool) {
+        let matched = entries(where: matches)
+        guard !matched.isEmpty else { return }
+        ThreadState.current.changes += 1
+        let identities = Set(matched.map(ObjectIdentifier.init))
+        let forgotten = lock.withLock {
+            forget { $0.key.isForgettable && identities.contains(ObjectIdentifier($0)) }
+        }
+        var walked: [Entry] = []
+        for entry in matched {
+            entry.clear()
+            if entry.mayHaveEdges { walked.append(entry) }
+        }
+        if !walked.isEmpty {
+            let released = DependencyIndex.shared.invalidate(roots: walked)
+            withExtendedLifetime(released) {}  // instances released outside every lock
+        }
+        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the drops
+    }
+
     /// The entries that match. Matched outside `lock`: the test may take other locks (see
     /// `OverrideRegistry`).
     func entries(where matches: (Entry) -> Bool) -> [Entry] {

@@ -9,7 +9,7 @@ import Synchronization
 /// for good. The ticket names the layer weakly and keeps a copy of its overrides: while the
 /// layer lives, a read resolves in it; once it is gone, in the one layer the ticket makes with
 /// the same overrides.
-final class LayerTicket: @unchecked Sendable {
+final class LayerTicket: LazyHeld, @unchecked Sendable {
     // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `parent` is
     // immutable.
     private let lock = Lock(rank: .layerTicket)

@@ -134,6 +134,14 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
+    /// Whether `override` is this registry's override for `key` or for `type` now.
+    func holds(_ override: AnyOverride, forKey key: AnyKeyPath, type: ObjectIdentifier) -> Bool {
+        guard !isEmpty else { return false }
+        return lock.withLock {
+            current.byKey[key] === override || current.byType[type] === override
+        }
+    }
+
     deinit {
         guard isLayer else { return }
         MemoTable.endDetour()

@@ -47,6 +47,16 @@ extension Resolver {
             case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
+            // Nested in a frame (`.layered`, `.observed`): the factory of this key's own
+            // override may be asking for the value it replaces.
+            if MemoTable.hasDetours, let replaced = replacedLookup(keyPath) {
+                return resolveReplaced(
+                    keyPath, beneath: replaced.beneath, layer: replaced.layer, token: token,
+                    caller: caller, apply: apply)
+            }
+            if KeyPathShape.hasSeveralComponents(keyPath) {
+                Failure.keyPathThroughAKey(of: Value.self, caller: caller)
+            }
             AutoRegistration.ensure()
             if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
@@ -156,6 +166,56 @@ extension Resolver {
             override: override)
         override.markServed()
         let value = override.make()
+        leave(on: thread)
+        return value
+    }
+
+    /// Where to look for what an override replaces, when `keyPath` is resolved directly by
+    /// the factory of its own override (the innermost frame): the registries beneath the one
+    /// whose override that is (`nil`: none, the key's getter), and the frame's layer.
+    ///
+    /// The registry is found again by the override it holds (a change since the parent frame
+    /// began may have removed it: the lookup then starts beneath every registry, at the key's
+    /// getter), so that frames need not carry it: every framed resolution would pay for it.
+    @inline(never)
+    private static func replacedLookup(_ keyPath: AnyKeyPath)
+        -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
+    {
+        guard let parent = ThreadState.current.frames.last, let override = parent.override,
+            parent.keyPath == keyPath
+        else { return nil }
+        let start = parent.layer ?? OverrideRegistry.shared
+        let servedBy = start.chain.first {
+            $0.holds(override, forKey: keyPath, type: ObjectIdentifier(parent.valueType))
+        }
+        return (servedBy?.beneath, parent.layer)
+    }
+
+    /// Resolves `keyPath` for the factory of its own override: with the next override in
+    /// `beneath` and the registries beneath it, or else with the key's getter, whose helpers
+    /// keep their instances where the key's own resolutions do (in `layer`'s caches in a
+    /// layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }` builds
+    /// on the value it replaces.
+    @inline(never)
+    private static func resolveReplaced<Value>(
+        _ keyPath: KeyPath<Injections, Value>, beneath: OverrideRegistry?,
+        layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
+        apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        let thread = ThreadState.current
+        if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
+            _ = enterReplacing(
+                keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+                override: found.override)
+            found.override.markServed()
+            let value = found.override.make()
+            leave(on: thread)
+            return value
+        }
+        let frameToken = enterReplacing(
+            keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
+            override: nil)
+        let value = apply(frameToken)
         leave(on: thread)
         return value
     }

@@ -100,4 +100,32 @@ extension Resolver {
         }
         if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
     }
+
+    /// Pushes a frame for `keyPath` resolved by the factory of its own override (the
+    /// innermost frame), for the value that override replaces (`override`: the next override
+    /// beneath, or `nil` for the key's getter). Frames before the innermost run of frames that
+    /// so replace one another for `keyPath` still close a cycle if they resolve it.
+    static func enterReplacing(
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride?
+    ) -> UInt64 {
+        var start = thread.frames.count
+        while start > 0, thread.frames[start - 1].servedByOverride,
+            thread.frames[start - 1].keyPath == keyPath
+        {
+            start -= 1
+        }
+        if let index = thread.frames[..<start].firstIndex(where: { $0.keyPath == keyPath }) {
+            Failure.cycle(at: index, in: thread.frames)
+        }
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
+        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
+        thread.depth += 1
+        MemoTable.beginDetour()
+        thread.frames.append(
+            Frame(
+                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
+                layer: layer, override: override))
+        return frameToken
+    }
 }

@@ -13,6 +13,7 @@ import Synchronization
 /// | resolving by thread T | the address of T's `ThreadState` |
 /// | resolving by T, waited for | that address, with the `waitedFor` bit |
 /// | resolved | `resolved` (1) |
+/// | replaced | `replaced` (4) |
 ///
 /// Transitions, one method per event:
 /// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves.
@@ -23,14 +24,25 @@ import Synchronization
 /// - A read on T while resolving by T would wait for itself: it stops the program, naming the
 ///   key (`Failure.reentrantLazyRead`).
 /// - A read while resolved reads the value, and changes nothing.
+/// - `replace`, an assignment or a resolution again (`$wrapper.resolve()`), on thread R,
+///   with the new value in an immutable box: from unresolved, R swaps in "resolving by R" as
+///   a first read does (so it is the resolver), puts the box in `held` (letting go of the
+///   layer), and ends with replaced instead of resolved (waking waiters as `end` does); from
+///   resolved or replaced, R puts the box in `held` and stores replaced, holding
+///   `LazyOnce.replacementLock`; while resolving, it first waits as a read does. Reads while
+///   replaced take the lock to retain the box; the first value stays stored, unread, until the
+///   wrapper goes.
 ///
 /// Invariants:
 /// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
-///    back to unresolved. (A)
-/// 2. After `init`, only the resolver touches `layer` (`takeLayer`), and only the resolver
-///    writes the subclass's value, before `end` publishes resolved (release); other threads
-///    read the value only after loading resolved (acquire), and nothing writes it after. (A:
-///    only the resolver ends, once; the value is stored once.)
+///    back to unresolved; nothing leaves replaced, and nothing enters it while resolving. (A)
+/// 2. After `init`, until resolved or replaced, only the resolver touches `held` (the layer,
+///    `takeLayer`), and only the resolver writes the subclass's value, before `end` publishes
+///    resolved (release); other threads read the value only after loading resolved (acquire),
+///    and nothing writes it after. (A: only the resolver ends, once; the value is stored
+///    once.) Once resolved or replaced, `held` (nil, or the replacing box) is touched only
+///    under `replacementLock`, which no code holds while it resolves, releases a value, or
+///    takes another lock; only a holder of that lock moves resolved or replaced on.
 /// 3. No lock is held while the key resolves. A waiter holds `LazyOnce.condition`
 ///    from its last look at the word until it sleeps, and a resolver that finds the word
 ///    waited for takes the condition to broadcast: no wake-up is lost.
@@ -46,16 +58,23 @@ import Synchronization
 ///    next look finds it.)
 @usableFromInline
 class LazyOnce: @unchecked Sendable {
-    // @unchecked: `state` is atomic, and `layer` is touched only by the resolver (invariant 2).
-    // NB: @exclusivity(unchecked): `layer` is touched by one thread at a time (invariant 2), so
+    // @unchecked: `state` is atomic, and `held` is touched only by the resolver, then under
+    // `replacementLock` (invariant 2).
+    // NB: @exclusivity(unchecked): `held` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
     @usableFromInline final let state = Atomic<UInt>(LazyOnce.unresolved)
-    /// Where the first read resolves; let go of once it has.
-    @exclusivity(unchecked) private final var layer: LayerTicket?
+    /// Until the first read: the `LayerTicket` of the layer where it resolves, if any (let go
+    /// of once it has). Once replaced: the box of the replacing value. (One field for both: a
+    /// field more would cost the making of every wrapper.)
+    @exclusivity(unchecked) private final var held: LazyHeld?
 
     @usableFromInline static var unresolved: UInt { 0 }
     @usableFromInline static var resolved: UInt { 1 }
     static var waitedFor: UInt { 2 }
+    @usableFromInline static var replaced: UInt { 4 }
+    /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
+    /// reads of an assigned wrapper hold it only to copy a reference.
+    @usableFromInline static let replacementLock = Lock()
     /// Where waiters of every first read sleep: first reads that wait are rare, and a woken
     /// waiter whose read is still unresolved sleeps again.
     static let condition = NSCondition()
@@ -64,7 +83,7 @@ class LazyOnce: @unchecked Sendable {
 
     @usableFromInline
     init() {
-        layer = LayerTicket.current
+        held = LayerTicket.current
     }
 
     /// The wrapper, as users write it, for messages.
@@ -80,6 +99,8 @@ class LazyOnce: @unchecked Sendable {
         case resolve
         /// As `resolve`, in the layer the wrapper was made in (``takeLayer()``).
         case resolveInLayer
+        /// The value was replaced: read the replacing value, under `replacementLock`.
+        case replaced
     }
 
     /// Whether the value is stored; if so, it may be read.
@@ -101,16 +122,73 @@ class LazyOnce: @unchecked Sendable {
         let (exchanged, found) = state.compareExchange(
             expected: Self.unresolved, desired: me, successOrdering: .acquiring,
             failureOrdering: .acquiring)
-        if exchanged { return layer == nil ? .resolve : .resolveInLayer }
-        if found != Self.resolved { wait(for: key, on: ThreadState.current) }
+        if exchanged { return held == nil ? .resolve : .resolveInLayer }
+        if found == Self.replaced { return .replaced }
+        if found != Self.resolved { return wait(for: key, on: ThreadState.current) }
         return .resolved
+    }
+
+    /// Whether the value is stored, and, if so, whether it was replaced; `nil` while
+    /// unresolved or resolving.
+    @usableFromInline
+    final var settled: FirstRead? {
+        switch state.load(ordering: .acquiring) {
+        case Self.resolved: .resolved
+        case Self.replaced: .replaced
+        default: nil
+        }
+    }
+
+    /// Makes `box` (immutable, holding the new value) the one every read returns from now
+    /// on. A first read in progress on another thread is waited for; one in progress on this
+    /// thread stops the program, as a read would.
+    ///
+    /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), to release
+    ///   once no lock is held.
+    final func replace(for key: AnyKeyPath, with box: LazyHeld) -> LazyHeld? {
+        let me = ThreadState.currentAddress
+        while true {
+            let word = state.load(ordering: .acquiring)
+            if word == Self.unresolved {
+                // As a first read: this thread is the resolver, and ends replaced.
+                guard
+                    state.compareExchange(
+                        expected: Self.unresolved, desired: me, ordering: .acquiring
+                    ).exchanged
+                else { continue }
+                let old = Self.replacementLock.withLock {
+                    defer { held = box }
+                    return held
+                }
+                let previous = state.exchange(Self.replaced, ordering: .acquiringAndReleasing)
+                if previous & Self.waitedFor != 0 { Self.wakeWaiters() }
+                return old
+            }
+            if word == Self.resolved || word == Self.replaced {
+                return Self.replacementLock.withLock {
+                    // Only holders of the lock move resolved or replaced on (invariant 2).
+                    defer {
+                        held = box
+                        state.store(Self.replaced, ordering: .releasing)
+                    }
+                    return held
+                }
+            }
+            _ = wait(for: key, on: ThreadState.current)
+        }
+    }
+
+    /// The box `replace` put in. Call once replaced.
+    @usableFromInline
+    final func replacement() -> LazyHeld {
+        Self.replacementLock.withLock { held.unsafelyUnwrapped }
     }
 
     /// The layer the wrapper was made in, for its resolver, which lets go of it once it has
     /// resolved. Call after `begin` said `resolveInLayer`.
     final func takeLayer() -> LayerTicket {
-        defer { layer = nil }
-        return layer.unsafelyUnwrapped
+        defer { held = nil }
+        return unsafeDowncast(held.unsafelyUnwrapped, to: LayerTicket.self)
     }
 
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
@@ -121,6 +199,11 @@ class LazyOnce: @unchecked Sendable {
             previous & ~Self.waitedFor == ThreadState.currentAddress,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
+        Self.wakeWaiters()
+    }
+
+    /// Wakes the threads waiting for first reads.
+    private static func wakeWaiters() {
         let condition = Self.condition
         condition.lock()
         condition.broadcast()
@@ -128,13 +211,15 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// Waits until the value is stored; stops the program if that would be never (invariant 5).
-    private func wait(for key: AnyKeyPath, on thread: ThreadState) {
+    ///
+    /// - Returns: Whether the stored value is the first one, or a replacing one.
+    private func wait(for key: AnyKeyPath, on thread: ThreadState) -> FirstRead {
         let me = Self.word(of: thread)
         let condition = Self.condition
         condition.lock()
         while true {
             let word = state.load(ordering: .acquiring)
-            if word == Self.resolved { break }
+            if word == Self.resolved || word == Self.replaced { break }
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
             if word & ~Self.waitedFor == me {
                 condition.unlock()
@@ -159,6 +244,7 @@ class LazyOnce: @unchecked Sendable {
             thread.waitingForLazy = nil
         }
         condition.unlock()
+        return state.load(ordering: .acquiring) == Self.replaced ? .replaced : .resolved
     }
 
     /// The thread resolving the key while another waits for it. Call with
@@ -166,7 +252,9 @@ class LazyOnce: @unchecked Sendable {
     /// the thread surely alive: invariant 4).
     final func waitedForResolver() -> ThreadState? {
         let word = state.load(ordering: .acquiring)
-        guard word != Self.resolved, word & Self.waitedFor != 0 else { return nil }
+        guard word != Self.resolved, word != Self.replaced, word & Self.waitedFor != 0 else {
+            return nil
+        }
         let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor)!
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
     }
@@ -206,6 +294,7 @@ class LazyOnce: @unchecked Sendable {
         case unresolved
         case resolving(onThisThread: Bool, waitedFor: Bool)
         case resolved
+        case replaced
     }
 
     /// The current state, for tests.
@@ -214,6 +303,7 @@ class LazyOnce: @unchecked Sendable {
         switch word {
         case Self.unresolved: return .unresolved
         case Self.resolved: return .resolved
+        case Self.replaced: return .replaced
         default:
             return .resolving(
                 onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,
@@ -227,4 +317,13 @@ class LazyOnce: @unchecked Sendable {
         assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
         return word
     }
+}
+
+/// What a lazy wrapper's once-state holds besides its value: the layer's ticket until the
+/// first read, or a replacing value's box (see `LazyOnce.held`). A class of the library's own,
+/// so that the field is released as a native object.
+@usableFromInline
+class LazyHeld {
+    @usableFromInline
+    init() {}
 }

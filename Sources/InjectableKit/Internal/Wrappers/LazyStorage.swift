@@ -35,6 +35,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         let value: Service
         switch begin(for: key) {
         case .resolved: return load(as: Service.self)
+        case .replaced: return loadReplacement(as: Service.self)
         // Without a layer, the resolver's inlined path, as for `@Injectable`.
         case .resolve: value = Resolver.resolve(key, token: 0, caller: nil)
         case .resolveInLayer: value = resolveInLayer(key)
@@ -59,6 +60,39 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         return unsafeBitCast(object, to: Service.self)
     }
 
+    /// The value, if the first read has stored it (or one was assigned), without resolving.
+    @inlinable
+    func valueIfResolved<Service>(as _: Service.Type) -> Service? {
+        switch settled {
+        case .resolved: load(as: Service.self)
+        case .replaced: loadReplacement(as: Service.self)
+        default: nil
+        }
+    }
+
+    /// The replacing value. Call once replaced.
+    @usableFromInline
+    func loadReplacement<Service>(as _: Service.Type) -> Service {
+        unsafeDowncast(replacement(), to: LazyBox<Service>.self).value
+    }
+
+    /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
+    @usableFromInline
+    func assign<Service>(_ value: Service, for key: KeyPath<Injections, Service>) {
+        let released = replace(for: key, with: LazyBox(value))
+        withExtendedLifetime(released) {}  // the old value released outside the lock
+    }
+
+    /// Resolves `key`, where this is called, and makes the result the value every read returns
+    /// from now on; a wrapper not read yet makes its first read instead.
+    @usableFromInline
+    func resolveAgain<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+        guard settled != nil else { return value(key) }
+        let fresh: Service = Resolver.resolve(key, token: 0, caller: nil)
+        assign(fresh, for: key)
+        return fresh
+    }
+
     /// Resolves `key` in the layer the wrapper was made in (see `LayerTicket`).
     @usableFromInline
     func resolveInLayer<Service>(_ key: KeyPath<Injections, Service>) -> Service {
@@ -68,7 +102,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
 
 /// A value that is not one class reference, kept by a ``LazyStorage``.
 @usableFromInline
-final class LazyBox<Value> {
+final class LazyBox<Value>: LazyHeld {
     @usableFromInline let value: Value
 
     @inlinable

@@ -33,6 +33,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         let fresh: Service?
         switch begin(for: key) {
         case .resolved: return read()
+        case .replaced: return readReplacement()
         case .resolve: fresh = resolve()
         case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
         }
@@ -47,9 +48,76 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         return fresh
     }
 
+    /// The instance, if the first read has resolved it (or one was assigned) and it is alive,
+    /// without resolving.
+    var valueIfResolved: Service? {
+        switch settled {
+        case .resolved: read()
+        case .replaced: readReplacement()
+        default: nil
+        }
+    }
+
+    /// Makes `value` the one every read returns from now on, held weakly (see
+    /// `LazyOnce.replace`).
+    func assign(_ value: Service?) {
+        let released = replace(for: key, with: WeakBox(value))
+        withExtendedLifetime(released) {}  // released outside the lock
+    }
+
+    /// Resolves the key where this is called and makes the result the value every read returns
+    /// from now on; a wrapper not read yet makes its first read instead.
+    func resolveAgain() -> Service? {
+        guard settled != nil else { return value }
+        let fresh = resolve()
+        assign(fresh)
+        return fresh
+    }
+
+    /// The replacing instance, retained, if it is alive. Call once replaced.
+    private func readReplacement() -> Service? {
+        unsafeDowncast(replacement(), to: WeakBox<Service>.self).value
+    }
+
     /// The instance, retained, if it is alive. Call once the value is resolved.
     private func read() -> Service? {
         guard let alive = object else { return nil }
+        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
+        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
+    }
+}
+
+/// A value assigned to a `@WeakLazyInjectable`, held weakly as `WeakLazyStorage` holds its
+/// first one: the object weakly, and its bytes without a retain. Immutable once made.
+final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
+    // @unchecked: written only by `init`; reading a weak reference on several threads at once
+    // is safe.
+    private weak var object: AnyObject?
+    /// The instance as a `Service`, copied bit for bit without a retain: never released.
+    private let unretained: UnsafeMutableRawPointer?
+
+    init(_ value: Service?) {
+        guard let value else {
+            unretained = nil
+            return
+        }
+        // A class instance, or a class-bound existential: `as AnyObject` is its object.
+        object = value as AnyObject
+        let bytes = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+        withUnsafeBytes(of: value) {
+            bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+        unretained = bytes
+    }
+
+    deinit {
+        unretained?.deallocate()  // holds no reference: nothing to release
+    }
+
+    /// The instance, retained, if it is alive.
+    var value: Service? {
+        guard let alive = object, let unretained else { return nil }
         // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
         return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
     }
