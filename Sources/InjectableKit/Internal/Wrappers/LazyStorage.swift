@@ -51,10 +51,12 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         return value
     }
 
-    /// The stored value. Call once resolved.
+    /// The stored value. Call once resolved: an assignment racing the read may have moved the
+    /// state on to replaced since, and the first value stays stored (see `LazyOnce`).
     @inlinable @inline(__always)
     func load<Service>(as _: Service.Type) -> Service {
-        assert(isResolved && stored != nil, "the value is read once the resolver has stored it")
+        assert(
+            settled != nil && stored != nil, "the value is read once the resolver has stored it")
         let object = stored.unsafelyUnwrapped
         if boxed { return unsafeDowncast(object, to: LazyBox<Service>.self).value }
         return unsafeBitCast(object, to: Service.self)
