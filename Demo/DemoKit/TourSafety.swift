@@ -53,11 +53,8 @@ extension Tour {
                 "tourLeakingTestRegistersOutsideItsLayer",
             ],
             environment: [leakingTestVariable: "1", "NO_COLOR": "1"], reading: .both)
-        let message = output.split(separator: "\n").lazy.compactMap { line in
-            line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
-        }.first
         return [
-            message ?? "(the test reported no InjectableKit message)",
+            firstMessage(in: output) ?? "(the test reported no InjectableKit message)",
             status != 0
                 ? "That test failed; the run's other tests go on and report."
                 : "The test did NOT fail.",
@@ -108,15 +105,19 @@ extension Tour {
         }
         let (text, status) = runChild(
             demo, arguments: [step.rawValue], environment: [:], reading: .errors)
-        let message = text.split(separator: "\n").lazy.compactMap { line in
-            line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
-        }.first
         return [
-            message ?? "(the child printed no InjectableKit message)",
+            firstMessage(in: text) ?? "(the child printed no InjectableKit message)",
             status != 0
                 ? "The child process stopped there; the tour goes on."
                 : "The child process did NOT stop.",
         ]
+    }
+
+    /// The first InjectableKit message in a child's output, from its `InjectableKit:` on.
+    private static func firstMessage(in output: String) -> String? {
+        output.split(separator: "\n").lazy.compactMap { line in
+            line.range(of: "InjectableKit:").map { String(line[$0.lowerBound...]) }
+        }.first
     }
 
     private enum Stream { case errors, both }

@@ -42,14 +42,7 @@ extension Resolver {
             thread.frames[index].name = caller
         }
         checkForCycle(keyPath, on: thread)
-        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
-        thread.depth += 1
-        MemoTable.beginDetour()
-        thread.frames.append(
-            Frame(
-                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
-                layer: layer, override: override))
-        return frameToken
+        return push(keyPath, of: valueType, in: layer, on: thread, override: override)
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
@@ -119,6 +112,15 @@ extension Resolver {
             Failure.cycle(at: index, in: thread.frames)
         }
         if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
+        return push(keyPath, of: valueType, in: layer, on: thread, override: override)
+    }
+
+    /// Opens the frame `enter` and `enterReplacing` checked for.
+    @inline(__always)
+    private static func push(
+        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
+        on thread: ThreadState, override: AnyOverride?
+    ) -> UInt64 {
         let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
         thread.depth += 1
         MemoTable.beginDetour()
