@@ -17,7 +17,11 @@ let package = Package(
     ],
     targets: [
         // Library
-        .target(name: "InjectableKit", exclude: ["Internal/README.md"]),
+        .target(
+            name: "InjectableKit", dependencies: ["CInjectableAtomics"],
+            exclude: ["Internal/README.md"]),
+        // The library's atomics: C11 atomic operations on words, the same on every platform.
+        .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 
         // Demo
@@ -43,7 +47,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CInjectableAtomics" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -25,13 +25,14 @@ cat >"$stubs/StubsSeen.swift" <<'SWIFT'
 #endif
 SWIFT
 
-# The manifest's settings for the library target: Swift 6 mode and its upcoming features.
+# The manifest's settings for the library target: Swift 6 mode and its upcoming features; its C
+# target's module (the atomics) is found by its module map.
 features=()
 for feature in $(sed -n 's/.*enableUpcomingFeature("\([A-Za-z]*\)").*/\1/p' Package.swift); do
     features+=(-enable-upcoming-feature "$feature")
 done
 mapfile -t sources < <(find Sources/InjectableKit -name '*.swift' | sort)
 swiftc -typecheck -parse-as-library -swift-version 6 -module-name InjectableKit \
-    "${features[@]}" -warnings-as-errors -I "$stubs" \
+    "${features[@]}" -warnings-as-errors -I "$stubs" -I Sources/CInjectableAtomics/include \
     "${sources[@]}" Tests/AppleStubs/SwiftUIUsage.swift "$stubs/StubsSeen.swift"
 echo "apple-only code: ${#sources[@]} library files type-checked against the SwiftUI and Darwin stand-ins"

@@ -1,3 +1,4 @@
+import CInjectableAtomics
 import Foundation
 import Synchronization
 
@@ -82,7 +83,7 @@ final class Entry: @unchecked Sendable {
         key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
     ) {
         self.key = key
-        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        self.serial = nextSerial(IK_ENTRY_SERIALS)
         self.owner = owner
         self.holdsWeakly = holdsWeakly
         self.timeToLive = timeToLive
@@ -93,8 +94,6 @@ final class Entry: @unchecked Sendable {
         // reference while it holds its lock (it hands loaded entries back to be released).
         DependencyIndex.shared.forget(self, asSource: true)
     }
-
-    private static let serials = Atomic<UInt64>(0)
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
     /// expired, as the entry's own type or, if `view`, as the type of its view.

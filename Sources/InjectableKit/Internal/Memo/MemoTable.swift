@@ -1,3 +1,4 @@
+import CInjectableAtomics
 import Synchronization
 
 /// What resolution remembers about each key, read on the fast path of every resolution
@@ -25,8 +26,8 @@ final class MemoTable: @unchecked Sendable {
     // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
-    // NB: the state the fast path reads is in static atomics, which the compiler initialises
-    // statically: reading them needs no `swift_once` (which `shared` does).
+    // NB: the state the fast path reads is in static atomic words, kept in the C target at
+    // fixed addresses: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
@@ -35,25 +36,25 @@ final class MemoTable: @unchecked Sendable {
 
     /// The override registry's generation: bumped by every change of the global overrides, so
     /// that a slot's "no override here" can be trusted.
-    static let generation = Atomic<UInt64>(1)
+    static var generation: AtomicWord { AtomicWord(static: IK_MEMO_GENERATION) }
     /// How many reasons there are, in any task, for resolution to step off its fast path:
     /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
     /// instances being built (whose dependencies are recorded). While there are none, the
     /// fast path reads no thread-local or task-local state.
-    private static let detours = Atomic<Int>(0)
+    private static var detours: AtomicWord { AtomicWord(static: IK_MEMO_DETOURS) }
     /// The address of the shared table's current `Slots`.
-    private static let current = Atomic<UInt>(0)
+    private static var current: AtomicWord { AtomicWord(static: IK_MEMO_CURRENT) }
 
     /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
-    static var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
+    static var hasDetours: Bool { detours.loadRelaxed() != 0 }
 
     static func beginDetour() {
-        detours.wrappingAdd(1, ordering: .relaxed)
+        detours.wrappingAddRelaxed(1)
     }
 
     static func endDetour() {
-        let before = detours.wrappingSubtract(1, ordering: .relaxed).oldValue
+        let before = Int(bitPattern: detours.wrappingSubtractRelaxed(1))
         assert(before > 0, "InjectableKit: more detours ended than began")
     }
 
@@ -62,7 +63,7 @@ final class MemoTable: @unchecked Sendable {
     /// recorded at `generation`; ``noSlot`` otherwise.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        let bits = current.load(ordering: .acquiring)
+        let bits = current.loadAcquiring()
         guard bits != 0 else { return noSlot }
         let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         return table._withUnsafeGuaranteedRef {
@@ -114,7 +115,7 @@ final class MemoTable: @unchecked Sendable {
         tables.append(table)
         let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
         if isShared {
-            Self.current.store(bits, ordering: .releasing)
+            Self.current.storeReleasing(bits)
         } else {
             ownCurrent.store(bits, ordering: .releasing)
         }
@@ -202,7 +203,7 @@ final class MemoTable: @unchecked Sendable {
     /// The generation that remembering an override must have been read at: the shared
     /// table's global one, or a test table's own.
     private var currentGeneration: UInt64 {
-        if isShared { return Self.generation.load(ordering: .acquiring) }
+        if isShared { return UInt64(Self.generation.loadAcquiring()) }
         return ownGeneration.load(ordering: .acquiring)
     }
 

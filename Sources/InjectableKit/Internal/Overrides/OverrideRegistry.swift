@@ -1,3 +1,4 @@
+import CInjectableAtomics
 import Synchronization
 
 /// One state of the override registry: what `push()` saves and `pop()` restores.
@@ -79,7 +80,7 @@ final class OverrideRegistry: @unchecked Sendable {
     init(parent: OverrideRegistry?, isLayer: Bool) {
         self.parent = parent
         self.isLayer = isLayer
-        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        self.serial = nextSerial(IK_REGISTRY_SERIALS)
         // A layer keeps resolution off the fast path for as long as it exists, not
         // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
         // the layer (retaining it) and may resolve after the operation has returned.
@@ -108,7 +109,6 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    private static let serials = Atomic<UInt64>(0)
     /// Every layer alive, so that a change reaches the caches of the layers beneath it.
     private static let liveLayers = WeakList<OverrideRegistry>()
 
@@ -284,7 +284,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Makes every memo slot stale without changing any override. The generation is one of the
     /// memo table's statics, which the fast path reads anyway.
     func invalidateMemos() {
-        MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        MemoTable.generation.wrappingAddAcquiringAndReleasing(1)
     }
 
     /// Whether a `push()` is waiting for its `pop()`.
@@ -300,7 +300,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Seals the container: every change that takes this registry's lock after this returns
     /// is refused.
     func seal() {
-        lock.withLock { Sealing.sealed.store(true, ordering: .releasing) }
+        lock.withLock { Sealing.sealed.storeReleasing(1) }
     }
 
     func pop(attempt: @autoclosure () -> String) {

@@ -1,3 +1,4 @@
+import CInjectableAtomics
 import Synchronization
 
 /// One asynchronous construction in progress, named after its registration.
@@ -15,7 +16,6 @@ final class AsyncBuild: Sendable {
     /// carry it as their `current`, but can no longer hold it up.
     private let isFinished = Atomic(false)
 
-    private static let started = Atomic(0)
     /// Constructions of wrappers no scope made, nested deeper than this, can only be an
     /// unbounded recursion: a cycle through registrations that make a new wrapper on each
     /// resolution. A cycle through a wrapper a scope made meets that wrapper again, and
@@ -36,7 +36,7 @@ final class AsyncBuild: Sendable {
         self.parent = parent
         self.depth = (parent?.depth ?? 0) + 1
         self.unscopedDepth = (parent?.unscopedDepth ?? 0) + (scoped ? 0 : 1)
-        self.serial = Self.started.add(1, ordering: .relaxed).newValue
+        self.serial = Int(truncatingIfNeeded: nextSerial(IK_ASYNC_BUILDS_STARTED))
         assert(unscopedDepth <= depth, "InjectableKit: more unscoped constructions than nested")
         if unscopedDepth > Self.unscopedDepthLimit { Failure.asyncTooDeep(self) }
         if depth > Self.depthLimit { Failure.asyncRecursion(self) }

@@ -24,7 +24,7 @@ enum Resolver {
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Route, generation: UInt64) {
-        let generation = MemoTable.generation.load(ordering: .acquiring)
+        let generation = UInt64(MemoTable.generation.loadAcquiring())
         if MemoTable.hasDetours, let detour = detour(keyPath) { return (detour, generation) }
         return (Route(word: MemoTable.entryWord(for: keyPath, at: generation)), generation)
     }

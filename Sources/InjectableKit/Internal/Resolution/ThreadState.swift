@@ -1,4 +1,4 @@
-import Synchronization
+import CInjectableAtomics
 
 #if canImport(Darwin)
     import Darwin
@@ -40,10 +40,8 @@ final class ThreadState: @unchecked Sendable {
         var heldLockRanks: [LockRank] = []
     #endif
 
-    private static let threadCount = Atomic<UInt64>(0)
-
     private init() {
-        let index = Self.threadCount.wrappingAdd(1, ordering: .relaxed).newValue
+        let index = nextSerial(IK_THREAD_COUNT)
         nextToken = index << 40
     }
 
