@@ -43,18 +43,21 @@ IK_INLINE uintptr_t ik_exchange_release(uintptr_t *word, uintptr_t value) {
 IK_INLINE uintptr_t ik_exchange_acq_rel(uintptr_t *word, uintptr_t value) {
     return atomic_exchange_explicit(IK_WORD(word), value, memory_order_acq_rel);
 }
-/// Stores `desired` if the word holds `*expected` (acquire on success, relaxed on failure);
-/// else writes what it holds to `*expected`.
-IK_INLINE bool ik_compare_exchange_acquire(
-    uintptr_t *word, uintptr_t *expected, uintptr_t desired) {
+// The compare-and-swaps take `expected` by value, so that no Swift local's address is taken
+// (which would make Swift give the caller a stack protector).
+
+/// Stores `desired` if the word holds `expected` (acquire on success, relaxed on failure), and
+/// returns whether it did.
+IK_INLINE bool ik_compare_exchange_acquire(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
     return atomic_compare_exchange_strong_explicit(
-        IK_WORD(word), expected, desired, memory_order_acquire, memory_order_relaxed);
+        IK_WORD(word), &expected, desired, memory_order_acquire, memory_order_relaxed);
 }
-/// Like `ik_compare_exchange_acquire`, and acquire on failure too.
+/// Stores `desired` if the word holds `expected` (acquire either way), and returns whether it
+/// did.
 IK_INLINE bool ik_compare_exchange_acquire_acquire(
-    uintptr_t *word, uintptr_t *expected, uintptr_t desired) {
+    uintptr_t *word, uintptr_t expected, uintptr_t desired) {
     return atomic_compare_exchange_strong_explicit(
-        IK_WORD(word), expected, desired, memory_order_acquire, memory_order_acquire);
+        IK_WORD(word), &expected, desired, memory_order_acquire, memory_order_acquire);
 }
 /// Adds `value` (wrapping) and returns the word's old value.
 IK_INLINE uintptr_t ik_fetch_add_relaxed(uintptr_t *word, uintptr_t value) {
@@ -62,6 +65,9 @@ IK_INLINE uintptr_t ik_fetch_add_relaxed(uintptr_t *word, uintptr_t value) {
 }
 IK_INLINE uintptr_t ik_fetch_add_acq_rel(uintptr_t *word, uintptr_t value) {
     return atomic_fetch_add_explicit(IK_WORD(word), value, memory_order_acq_rel);
+}
+IK_INLINE uintptr_t ik_fetch_add_seq_cst(uintptr_t *word, uintptr_t value) {
+    return atomic_fetch_add_explicit(IK_WORD(word), value, memory_order_seq_cst);
 }
 IK_INLINE uintptr_t ik_fetch_sub_relaxed(uintptr_t *word, uintptr_t value) {
     return atomic_fetch_sub_explicit(IK_WORD(word), value, memory_order_relaxed);

@@ -1,5 +1,4 @@
 import CInjectableAtomics
-import Synchronization
 
 /// What resolution remembers about each key, read on the fast path of every resolution
 /// without a lock, a retain or a hash of the keypath.
@@ -23,7 +22,10 @@ import Synchronization
 /// addresses, so the table is bounded: at most `keyLimit` objects for one key, and `limit` in
 /// all. An object past either bound resolves correctly on the framed path.
 final class MemoTable: @unchecked Sendable {
-    // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
+    // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
+    /// `ownCurrent`'s and `ownGeneration`'s words, first among the stored properties so that
+    /// their addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var inlineWords: (current: UInt, generation: UInt) = (0, 1)
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
     // NB: the state the fast path reads is in static atomic words, kept in the C target at
@@ -85,7 +87,7 @@ final class MemoTable: @unchecked Sendable {
     let keyLimit: Int
     private let isShared: Bool
     /// A table of its own, for a table that is not `shared` (tests).
-    private let ownCurrent = Atomic<UInt>(0)
+    private var ownCurrent: AtomicWord { AtomicWord(inline: 0, of: self) }
     private let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
@@ -108,6 +110,7 @@ final class MemoTable: @unchecked Sendable {
         self.keyLimit = keyLimit
         self.isShared = isShared
         tables = []
+        AtomicWord.checkInlineWords(&inlineWords, of: self)
         publish(Slots(capacity: 64))
     }
 
@@ -117,7 +120,7 @@ final class MemoTable: @unchecked Sendable {
         if isShared {
             Self.current.storeReleasing(bits)
         } else {
-            ownCurrent.store(bits, ordering: .releasing)
+            ownCurrent.storeReleasing(bits)
         }
     }
 
@@ -125,7 +128,7 @@ final class MemoTable: @unchecked Sendable {
     func ownEntryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         precondition(!isShared)
         let table = Unmanaged<Slots>.fromOpaque(
-            UnsafeRawPointer(bitPattern: ownCurrent.load(ordering: .acquiring))!)
+            UnsafeRawPointer(bitPattern: ownCurrent.loadAcquiring())!)
         return table._withUnsafeGuaranteedRef {
             $0.entryWord(
                 for: Self.address(of: keyPath), at: UInt(truncatingIfNeeded: generation))
@@ -204,11 +207,11 @@ final class MemoTable: @unchecked Sendable {
     /// table's global one, or a test table's own.
     private var currentGeneration: UInt64 {
         if isShared { return UInt64(Self.generation.loadAcquiring()) }
-        return ownGeneration.load(ordering: .acquiring)
+        return UInt64(ownGeneration.loadAcquiring())
     }
 
     /// The generation of a table that is not `shared` (tests), which they move themselves.
-    let ownGeneration = Atomic<UInt64>(1)
+    var ownGeneration: AtomicWord { AtomicWord(inline: 1, of: self) }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.

@@ -1,8 +1,12 @@
 import CInjectableAtomics
-import Synchronization
 
 /// One asynchronous construction in progress, named after its registration.
-final class AsyncBuild: Sendable {
+final class AsyncBuild: @unchecked Sendable {
+    // @unchecked: `finishedWord` is read and written only atomically (as `isFinished`); the
+    // other properties are immutable.
+    /// `isFinished`'s word, first among the stored properties so that its address is a fixed
+    /// offset in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var finishedWord: UInt = 0
     let name: String
     /// Orders constructions by when they started, so that a cycle is reported from the first.
     let serial: Int
@@ -14,7 +18,7 @@ final class AsyncBuild: Sendable {
     let unscopedDepth: Int
     /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
     /// carry it as their `current`, but can no longer hold it up.
-    private let isFinished = Atomic(false)
+    private var isFinished: AtomicWord { AtomicWord(inline: 0, of: self) }
 
     /// Constructions of wrappers no scope made, nested deeper than this, can only be an
     /// unbounded recursion: a cycle through registrations that make a new wrapper on each
@@ -40,12 +44,13 @@ final class AsyncBuild: Sendable {
         assert(unscopedDepth <= depth, "InjectableKit: more unscoped constructions than nested")
         if unscopedDepth > Self.unscopedDepthLimit { Failure.asyncTooDeep(self) }
         if depth > Self.depthLimit { Failure.asyncRecursion(self) }
+        AtomicWord.checkInlineWords(&finishedWord, of: self)
     }
 
-    var finished: Bool { isFinished.load(ordering: .acquiring) }
+    var finished: Bool { isFinished.boolAcquiring }
 
     func finish() {
-        isFinished.store(true, ordering: .releasing)
+        isFinished.storeReleasing(1)
     }
 
     /// The construction the current task runs, if it runs one.

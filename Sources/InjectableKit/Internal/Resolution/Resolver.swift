@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The resolution algorithm: overrides first, then the keypath's own getter, with a memo table
 /// that reads an already cached instance without applying the keypath, taking a lock or hashing
 /// the keypath.

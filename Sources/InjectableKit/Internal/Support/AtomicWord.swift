@@ -40,6 +40,7 @@ struct AtomicWord: @unchecked Sendable {
 
     /// Asserts that `storage`, the address of `object`'s first stored property (its inline
     /// words, taken with `&` in its `init`), is where ``init(inline:of:)`` finds them.
+    @inline(__always)
     static func checkInlineWords(_ storage: UnsafeMutableRawPointer, of object: AnyObject) {
         assert(
             storage == _getUnsafePointerToStoredProperties(object),
@@ -82,19 +83,14 @@ struct AtomicWord: @unchecked Sendable {
     /// says whether it did.
     @inlinable @inline(__always)
     func compareExchangeAcquiring(expected: UInt, desired: UInt) -> Bool {
-        var expected = expected
-        return ik_compare_exchange_acquire(address, &expected, desired)
+        ik_compare_exchange_acquire(address, expected, desired)
     }
 
-    /// Stores `desired` if the word holds `expected`, acquiring either way; returns whether it
-    /// did, and the value it found.
+    /// Stores `desired` if the word holds `expected`, acquiring either way, and says whether
+    /// it did.
     @inlinable @inline(__always)
-    func compareExchangeAcquiringOnFailureToo(expected: UInt, desired: UInt)
-        -> (exchanged: Bool, found: UInt)
-    {
-        var found = expected
-        let exchanged = ik_compare_exchange_acquire_acquire(address, &found, desired)
-        return (exchanged, found)
+    func compareExchangeAcquiringOnFailureToo(expected: UInt, desired: UInt) -> Bool {
+        ik_compare_exchange_acquire_acquire(address, expected, desired)
     }
 
     /// Adds `value`, wrapping, and returns the old value.
@@ -105,6 +101,12 @@ struct AtomicWord: @unchecked Sendable {
     @inline(__always) @discardableResult
     func wrappingAddAcquiringAndReleasing(_ value: UInt) -> UInt {
         ik_fetch_add_acq_rel(address, value)
+    }
+
+    /// Adds `value`, wrapping, and returns the old value.
+    @inline(__always) @discardableResult
+    func wrappingAddSequentiallyConsistent(_ value: UInt) -> UInt {
+        ik_fetch_add_seq_cst(address, value)
     }
 
     /// Subtracts `value`, wrapping, and returns the old value.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
 /// resolution per owner, whichever threads race to it, with no lock held while it runs (a
@@ -49,7 +48,12 @@ class LazyOnce: @unchecked Sendable {
     // @unchecked: `state` is atomic, and `layer` is touched only by the resolver (invariant 2).
     // NB: @exclusivity(unchecked): `layer` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
-    @usableFromInline final let state = Atomic<UInt>(LazyOnce.unresolved)
+    /// The state word, first among the stored properties so that its address is a fixed offset
+    /// in the object (see `AtomicWord.init(inline:of:)`); read and written only as `state`.
+    @exclusivity(unchecked) @usableFromInline final var stateWord = LazyOnce.unresolved
+    @inlinable final var state: AtomicWord {
+        @inline(__always) get { AtomicWord(inline: 0, of: self) }
+    }
     /// Where the first read resolves; let go of once it has.
     @exclusivity(unchecked) private final var layer: LayerTicket?
 
@@ -65,6 +69,7 @@ class LazyOnce: @unchecked Sendable {
     @usableFromInline
     init() {
         layer = LayerTicket.current
+        AtomicWord.checkInlineWords(&stateWord, of: self)
     }
 
     /// The wrapper, as users write it, for messages.
@@ -85,7 +90,7 @@ class LazyOnce: @unchecked Sendable {
     /// Whether the value is stored; if so, it may be read.
     @inlinable
     final var isResolved: Bool {
-        state.load(ordering: .acquiring) == Self.resolved
+        state.loadAcquiring() == Self.resolved
     }
 
     /// A read that found the value not stored: makes this thread the resolver if there is
@@ -98,11 +103,12 @@ class LazyOnce: @unchecked Sendable {
     final func begin(for key: AnyKeyPath) -> FirstRead {
         let me = ThreadState.currentAddress
         assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
-        let (exchanged, found) = state.compareExchange(
-            expected: Self.unresolved, desired: me, successOrdering: .acquiring,
-            failureOrdering: .acquiring)
-        if exchanged { return layer == nil ? .resolve : .resolveInLayer }
-        if found != Self.resolved { wait(for: key, on: ThreadState.current) }
+        if state.compareExchangeAcquiringOnFailureToo(expected: Self.unresolved, desired: me) {
+            return layer == nil ? .resolve : .resolveInLayer
+        }
+        // Loaded again after the swap failed: a state at least as new as the one it found
+        // (the word never goes back to unresolved).
+        if state.loadAcquiring() != Self.resolved { wait(for: key, on: ThreadState.current) }
         return .resolved
     }
 
@@ -116,7 +122,7 @@ class LazyOnce: @unchecked Sendable {
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
     @usableFromInline
     final func end() {
-        let previous = state.exchange(Self.resolved, ordering: .acquiringAndReleasing)
+        let previous = state.exchangeAcquiringAndReleasing(Self.resolved)
         assert(
             previous & ~Self.waitedFor == ThreadState.currentAddress,
             "only the resolving thread ends a first read, once")
@@ -133,7 +139,7 @@ class LazyOnce: @unchecked Sendable {
         let condition = Self.condition
         condition.lock()
         while true {
-            let word = state.load(ordering: .acquiring)
+            let word = state.loadAcquiring()
             if word == Self.resolved { break }
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
             if word & ~Self.waitedFor == me {
@@ -142,9 +148,8 @@ class LazyOnce: @unchecked Sendable {
             }
             // Marked first, so that the resolver wakes us; it may have finished meanwhile.
             if word & Self.waitedFor == 0,
-                !state.compareExchange(
-                    expected: word, desired: word | Self.waitedFor, ordering: .acquiring
-                ).exchanged
+                !state.compareExchangeAcquiringOnFailureToo(
+                    expected: word, desired: word | Self.waitedFor)
             {
                 continue
             }
@@ -165,7 +170,7 @@ class LazyOnce: @unchecked Sendable {
     /// `LazyOnce.condition` locked; `nil` unless the word is "waited for" (only then is
     /// the thread surely alive: invariant 4).
     final func waitedForResolver() -> ThreadState? {
-        let word = state.load(ordering: .acquiring)
+        let word = state.loadAcquiring()
         guard word != Self.resolved, word & Self.waitedFor != 0 else { return nil }
         let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor)!
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
@@ -210,7 +215,7 @@ class LazyOnce: @unchecked Sendable {
 
     /// The current state, for tests.
     final var phase: Phase {
-        let word = state.load(ordering: .acquiring)
+        let word = state.loadAcquiring()
         switch word {
         case Self.unresolved: return .unresolved
         case Self.resolved: return .resolved
