@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Type-checks the library's Apple-only code on Linux: the SwiftUI file under
-# `#if canImport(SwiftUI)` and the `#if canImport(Darwin)` branches. Builds stand-in modules
-# named SwiftUI and Darwin (SwiftUI.swift, Darwin.swift; never shipped), which makes both
+# `#if canImport(SwiftUI)`, and the calls into the C library, imported as Darwin under
+# `#if canImport(Darwin)` (the same code as on Linux, against Darwin's signatures). Builds
+# stand-in modules named SwiftUI and Darwin (SwiftUI.swift, Darwin.swift; never shipped), which makes both
 # `canImport`s true, then type-checks every library source against them, as one module with
 # the manifest's settings, together with SwiftUIUsage.swift (the documentation's SwiftUI
 # example). The stand-ins declare only what the library calls, with Apple's signatures: a shape

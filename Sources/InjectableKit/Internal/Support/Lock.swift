@@ -12,8 +12,8 @@ import Foundation
 /// briefly, then sleeps until the holder wakes it.
 /// NB: not `Mutex<Void>` (`os_unfair_lock` on Darwin, a futex on Linux): its hand-over happens
 /// inside the uninstrumented Synchronization library, so ThreadSanitizer reports false races
-/// between the critical sections it orders, and it would be a second code path that CI on Linux
-/// never runs. Here the hand-over is the word's acquire and release, which ThreadSanitizer sees;
+/// between the critical sections it orders; it would be a second code path that CI on Linux
+/// never runs; and the Synchronization module needs iOS 18 and macOS 15. Here the hand-over is the word's acquire and release, which ThreadSanitizer sees;
 /// sleeping goes through a pthread condition it also sees.
 @usableFromInline
 struct Lock: ~Copyable, Sendable {
