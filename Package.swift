@@ -20,7 +20,7 @@ let package = Package(
         .target(
             name: "InjectableKit", dependencies: ["CInjectableAtomics"],
             exclude: ["Internal/README.md"]),
-        // The library's atomics: C11 atomic operations on words, the same on every platform.
+        // The library's atomics: atomic operations on words, the same on every platform.
         .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 

@@ -1,47 +1,48 @@
 // Atomic operations on word-sized integers for InjectableKit, the same code on every platform
-// (Apple's and Linux): C11 atomics that the compiler inlines into the Swift code that calls
-// them. Every operation names its memory order; a word is only ever accessed through these.
+// (Apple's and Linux): the compiler's atomic builtins (`__atomic_*`, which Clang and GCC
+// provide, with the C11 memory model's orders), inlined into the Swift code that calls them.
+// Every operation names its memory order; a word is only ever accessed through these.
+// NB: builtins on plain integers rather than <stdatomic.h>'s `_Atomic` types: no cast of a
+// plain word to an `_Atomic` one, and no header that a client compiling this module as C++
+// (Swift's C++ interoperability) might reject.
 //
 // Internal to the library: not part of its API.
 #ifndef C_INJECTABLE_ATOMICS_H
 #define C_INJECTABLE_ATOMICS_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define IK_INLINE static inline __attribute__((always_inline))
-#define IK_WORD(pointer) ((_Atomic(uintptr_t) *)(pointer))
-#define IK_U64(pointer) ((_Atomic(uint64_t) *)(pointer))
 
 // MARK: - Words (uintptr_t)
 
 IK_INLINE uintptr_t ik_load_relaxed(uintptr_t *word) {
-    return atomic_load_explicit(IK_WORD(word), memory_order_relaxed);
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
 }
 IK_INLINE uintptr_t ik_load_acquire(uintptr_t *word) {
-    return atomic_load_explicit(IK_WORD(word), memory_order_acquire);
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 IK_INLINE void ik_store_relaxed(uintptr_t *word, uintptr_t value) {
-    atomic_store_explicit(IK_WORD(word), value, memory_order_relaxed);
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
 IK_INLINE void ik_store_release(uintptr_t *word, uintptr_t value) {
-    atomic_store_explicit(IK_WORD(word), value, memory_order_release);
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 IK_INLINE void ik_store_seq_cst(uintptr_t *word, uintptr_t value) {
-    atomic_store_explicit(IK_WORD(word), value, memory_order_seq_cst);
+    __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
 }
 IK_INLINE uintptr_t ik_load_seq_cst(uintptr_t *word) {
-    return atomic_load_explicit(IK_WORD(word), memory_order_seq_cst);
+    return __atomic_load_n(word, __ATOMIC_SEQ_CST);
 }
 IK_INLINE uintptr_t ik_exchange_acquire(uintptr_t *word, uintptr_t value) {
-    return atomic_exchange_explicit(IK_WORD(word), value, memory_order_acquire);
+    return __atomic_exchange_n(word, value, __ATOMIC_ACQUIRE);
 }
 IK_INLINE uintptr_t ik_exchange_release(uintptr_t *word, uintptr_t value) {
-    return atomic_exchange_explicit(IK_WORD(word), value, memory_order_release);
+    return __atomic_exchange_n(word, value, __ATOMIC_RELEASE);
 }
 IK_INLINE uintptr_t ik_exchange_acq_rel(uintptr_t *word, uintptr_t value) {
-    return atomic_exchange_explicit(IK_WORD(word), value, memory_order_acq_rel);
+    return __atomic_exchange_n(word, value, __ATOMIC_ACQ_REL);
 }
 // The compare-and-swaps take `expected` by value, so that no Swift local's address is taken
 // (which would make Swift give the caller a stack protector).
@@ -49,36 +50,36 @@ IK_INLINE uintptr_t ik_exchange_acq_rel(uintptr_t *word, uintptr_t value) {
 /// Stores `desired` if the word holds `expected` (acquire on success, relaxed on failure), and
 /// returns whether it did.
 IK_INLINE bool ik_compare_exchange_acquire(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
-    return atomic_compare_exchange_strong_explicit(
-        IK_WORD(word), &expected, desired, memory_order_acquire, memory_order_relaxed);
+    return __atomic_compare_exchange_n(
+        word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 /// Stores `desired` if the word holds `expected` (acquire either way), and returns whether it
 /// did.
 IK_INLINE bool ik_compare_exchange_acquire_acquire(
     uintptr_t *word, uintptr_t expected, uintptr_t desired) {
-    return atomic_compare_exchange_strong_explicit(
-        IK_WORD(word), &expected, desired, memory_order_acquire, memory_order_acquire);
+    return __atomic_compare_exchange_n(
+        word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);
 }
 /// Adds `value` (wrapping) and returns the word's old value.
 IK_INLINE uintptr_t ik_fetch_add_relaxed(uintptr_t *word, uintptr_t value) {
-    return atomic_fetch_add_explicit(IK_WORD(word), value, memory_order_relaxed);
+    return __atomic_fetch_add(word, value, __ATOMIC_RELAXED);
 }
 IK_INLINE uintptr_t ik_fetch_add_acq_rel(uintptr_t *word, uintptr_t value) {
-    return atomic_fetch_add_explicit(IK_WORD(word), value, memory_order_acq_rel);
+    return __atomic_fetch_add(word, value, __ATOMIC_ACQ_REL);
 }
 IK_INLINE uintptr_t ik_fetch_add_seq_cst(uintptr_t *word, uintptr_t value) {
-    return atomic_fetch_add_explicit(IK_WORD(word), value, memory_order_seq_cst);
+    return __atomic_fetch_add(word, value, __ATOMIC_SEQ_CST);
 }
 IK_INLINE uintptr_t ik_fetch_sub_relaxed(uintptr_t *word, uintptr_t value) {
-    return atomic_fetch_sub_explicit(IK_WORD(word), value, memory_order_relaxed);
+    return __atomic_fetch_sub(word, value, __ATOMIC_RELAXED);
 }
 /// Sets the bits of `mask`.
 IK_INLINE void ik_fetch_or_relaxed(uintptr_t *word, uintptr_t mask) {
-    atomic_fetch_or_explicit(IK_WORD(word), mask, memory_order_relaxed);
+    __atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
 }
 /// Keeps only the bits of `mask`.
 IK_INLINE void ik_fetch_and_relaxed(uintptr_t *word, uintptr_t mask) {
-    atomic_fetch_and_explicit(IK_WORD(word), mask, memory_order_relaxed);
+    __atomic_fetch_and(word, mask, __ATOMIC_RELAXED);
 }
 
 // MARK: - The library's static words, at fixed addresses
@@ -116,11 +117,9 @@ IK_INLINE uintptr_t *ik_static_word_address(enum ik_static_word name) {
 
 /// Adds one to a static counter (relaxed) and returns the new value.
 IK_INLINE uint64_t ik_static_counter_next(enum ik_static_counter name) {
-    return atomic_fetch_add_explicit(IK_U64(&ik_static_counters[name]), 1, memory_order_relaxed) + 1;
+    return __atomic_fetch_add(&ik_static_counters[name], 1, __ATOMIC_RELAXED) + 1;
 }
 
-#undef IK_WORD
-#undef IK_U64
 #undef IK_INLINE
 
 #endif

@@ -2,7 +2,7 @@ import CInjectableAtomics
 
 /// A word read and written atomically, at an address that never moves: the library's one
 /// atomic type, the same code on every platform (the C target `CInjectableAtomics`, whose
-/// C11 atomics the compiler inlines here).
+/// atomic builtins the compiler inlines here).
 ///
 /// A view of a word kept elsewhere, holding only its address, so copies of it name the same
 /// word. The word is one of:
