@@ -3,9 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "InjectableKit",
-    // Observation needs macOS 14 / iOS 17; the library's locks and atomics come from the
-    // Synchronization module, which needs macOS 15 / iOS 18. .ci/availability.tsv lists every
-    // system API the library uses with the first versions that have it.
+    // Observation needs macOS 14 / iOS 17; some standard library API the library uses needs
+    // macOS 15 / iOS 18. .ci/availability.tsv lists every system API the library uses with the
+    // first versions that have it. (Locks and atomics need none: they are the C target's.)
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "InjectableKit", targets: ["InjectableKit"]),
@@ -17,7 +17,11 @@ let package = Package(
     ],
     targets: [
         // Library
-        .target(name: "InjectableKit", exclude: ["Internal/README.md"]),
+        .target(
+            name: "InjectableKit", dependencies: ["CInjectableAtomics"],
+            exclude: ["Internal/README.md"]),
+        // The library's atomics: atomic operations on words, the same on every platform.
+        .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 
         // Demo
@@ -43,7 +47,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CInjectableAtomics" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Injections {
     /// Seals the override registry: from now on, no code can swap a dependency.
     ///
@@ -32,6 +30,6 @@ extension Injections {
 
     /// Whether ``seal()`` has been called.
     public var isSealed: Bool {
-        Sealing.sealed.load(ordering: .acquiring)
+        Sealing.sealed.boolAcquiring
     }
 }

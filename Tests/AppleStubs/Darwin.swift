@@ -1,8 +1,8 @@
-// A stand-in for Apple's Darwin module, so that CI type-checks the library's
-// `#if canImport(Darwin)` branches on Linux (see run.sh). Never shipped. It declares only the
-// C functions those branches call, as Swift imports them from the macOS and iOS SDK headers
-// (`<pthread.h>` is annotated for nullability and availability; `<string.h>` is not, hence the
-// `!`s). Swift imports C functions as `@discardableResult`, and keeps their C names.
+// A stand-in for Apple's Darwin module, so that CI type-checks on Linux the library's calls into
+// the C library it imports as Darwin under `#if canImport(Darwin)` (see run.sh). Never shipped.
+// It declares only the C functions the library calls, as Swift imports them from the macOS and
+// iOS SDK headers (`<pthread.h>` is annotated for nullability and availability; `<string.h>` is
+// not, hence the `!`s). Swift imports C functions as `@discardableResult`, and keeps their C names.
 // swift-format-ignore-file: AlwaysUseLowerCamelCase, TypeNamesShouldBeCapitalized
 
 /// `pthread_key_t`: `__darwin_pthread_key_t`, an `unsigned long`.

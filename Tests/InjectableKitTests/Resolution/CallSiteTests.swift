@@ -14,7 +14,7 @@ extension GlobalContainerTests {
             #expect(Injections.container.resolve(\.callSiteService) === instance)
             #expect(resolveCallSiteServiceElsewhere() === instance)
             #expect(resolveCallSiteServiceElsewhere() === instance)
-            let generation = MemoTable.generation.load(ordering: .acquiring)
+            let generation = UInt64(MemoTable.generation.loadAcquiring())
             let here = MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
             let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
             #expect(here != MemoTable.noSlot && here > Route.plainGetterWord)

@@ -61,7 +61,7 @@ import Testing
         let here: AnyKeyPath = \Injections.callSitePlain
         let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
         let first = Override { CallSiteService() }
-        table.ownGeneration.store(3, ordering: .releasing)
+        table.ownGeneration.storeReleasing(3)
         for key in [here, here, elsewhere, elsewhere] {
             table.remember(
                 key, override: first, generation: 3)
@@ -75,7 +75,7 @@ import Testing
         ).takeUnretainedValue()
         #expect(box.current === first)
         // A change moves the generation on, then empties the boxes.
-        table.ownGeneration.store(4, ordering: .releasing)
+        table.ownGeneration.storeReleasing(4)
         #expect(table.forgetOverrides().map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
         #expect(box.current == nil)
         // A resolution that read the older generation finishes after the change: its override

@@ -1,12 +1,14 @@
-import Synchronization
+import CInjectableAtomics
 
 /// The opt-in trace and graph recording. While neither is on, resolution never looks here: the
 /// fast path checks one counter it reads anyway (`MemoTable.detours`), which turning
 /// diagnostics on raises so that every resolution takes the framed path, where frames say who
 /// resolved what.
 enum Diagnostics {
-    private static let isOn = Atomic<Bool>(false)
-    private static let isGlobal = Atomic<Bool>(false)
+    /// 1 while a trace or recording is on anywhere, else 0.
+    private static var isOn: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_ON) }
+    /// 1 while one started outside any layer is on, else 0.
+    private static var isGlobal: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_GLOBAL) }
     private static let lock = Lock()
 
     /// Where one trace and one graph recording go.
@@ -24,11 +26,11 @@ enum Diagnostics {
     nonisolated(unsafe) private static var byLayer: [UInt64: Sinks] = [:]
 
     /// Whether a trace or recording is on anywhere: finished frames are reported.
-    static var active: Bool { isOn.load(ordering: .acquiring) }
+    static var active: Bool { isOn.boolAcquiring }
 
     /// Whether one started outside any layer is on: every resolution takes a frame, so that it
     /// is reported. (Resolutions in a layer take frames anyway.)
-    static var observesAll: Bool { isGlobal.load(ordering: .acquiring) }
+    static var observesAll: Bool { isGlobal.boolAcquiring }
 
     static func setTracer(
         _ tracer: (@Sendable (Injections.TraceEvent) -> Void)?, in layer: OverrideRegistry?
@@ -57,11 +59,11 @@ enum Diagnostics {
             } else {
                 change(&global)
             }
-            isOn.store(!global.isEmpty || !byLayer.isEmpty, ordering: .releasing)
+            isOn.storeReleasing(!global.isEmpty || !byLayer.isEmpty ? 1 : 0)
             // A layer's own trace needs no detour: its layer keeps one while it lives.
             let isGlobalNow = !global.isEmpty
             guard isGlobalNow != wasGlobal else { return }
-            isGlobal.store(isGlobalNow, ordering: .releasing)
+            isGlobal.storeReleasing(isGlobalNow ? 1 : 0)
             if isGlobalNow { MemoTable.beginDetour() } else { MemoTable.endDetour() }
         }
     }
@@ -72,7 +74,7 @@ enum Diagnostics {
         guard active else { return }
         let dropped = lock.withLock {
             let dropped = byLayer.removeValue(forKey: serial)
-            isOn.store(!global.isEmpty || !byLayer.isEmpty, ordering: .releasing)
+            isOn.storeReleasing(!global.isEmpty || !byLayer.isEmpty ? 1 : 0)
             return dropped
         }
         withExtendedLifetime(dropped) {}

@@ -1,4 +1,4 @@
-import Synchronization
+import CInjectableAtomics
 
 /// The layers that running tests resolve in (the `.injections` trait's), so that a resolution
 /// made outside any layer meanwhile, of a key one of them overrides, is reported: it got the
@@ -10,12 +10,13 @@ import Synchronization
 /// A live layer keeps the memo's detour on (see `OverrideRegistry.init`), so while watching,
 /// every resolution reaches `Resolver.detour`, where the check runs.
 enum TestLayers {
-    private static let watching = Atomic<Bool>(false)
+    /// 1 while watching, else 0.
+    private static var watching: AtomicWord { AtomicWord(static: IK_TEST_LAYERS_WATCHING) }
     private static let lock = Lock(rank: .leaf)
     // Guarded by `lock`.
     nonisolated(unsafe) private static var live: [ObjectIdentifier: (OverrideRegistry, Int)] = [:]
 
-    static var isWatching: Bool { watching.load(ordering: .relaxed) }
+    static var isWatching: Bool { watching.loadRelaxed() != 0 }
 
     /// Counts `layer` as a running test's, until the matching ``leave(_:)``.
     static func enter(_ layer: OverrideRegistry) {
@@ -32,8 +33,8 @@ enum TestLayers {
             let count = (live[id]?.1 ?? 0) + step
             assert(count >= 0, "InjectableKit: a test layer left more often than it entered")
             live[id] = count == 0 ? nil : (layer, count)
-            watching.store(!live.isEmpty, ordering: .relaxed)
-            assert(watching.load(ordering: .relaxed) == !live.isEmpty)
+            watching.storeRelaxed(live.isEmpty ? 0 : 1)
+            assert((watching.loadRelaxed() != 0) == !live.isEmpty)
         }
     }
 

@@ -1,5 +1,5 @@
+import CInjectableAtomics
 import Foundation
-import Synchronization
 
 /// One cached instance of one registration in one scope, and the state of its construction.
 ///
@@ -11,7 +11,13 @@ final class Entry: @unchecked Sendable {
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
-    @usableFromInline let lock = Lock(rank: .entry)
+    /// The lock's word and `edgeFlags`' word, first among the stored properties so that their
+    /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var inlineWords: (lock: UInt, edgeFlags: UInt) = (0, 0)
+    /// Guards the instance, kept inline: the fast path takes it with no pointer to follow.
+    @inlinable var lock: LockWord {
+        @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
+    }
     @usableFromInline let holdsWeakly: Bool
     /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
@@ -30,12 +36,12 @@ final class Entry: @unchecked Sendable {
     let serial: UInt64
     /// Whether `DependencyIndex` may hold edges from this entry (`dependsOnSomething`) or to
     /// it (`isDependedOn`), so that dropping an entry without edges skips the index.
-    let edgeFlags = Atomic<UInt8>(0)
-    static let dependsOnSomething: UInt8 = 1
-    static let isDependedOn: UInt8 = 2
+    var edgeFlags: AtomicWord { AtomicWord(inline: 1, of: self) }
+    static let dependsOnSomething: UInt = 1
+    static let isDependedOn: UInt = 2
 
     /// Whether `DependencyIndex` may hold edges from or to this entry.
-    var mayHaveEdges: Bool { edgeFlags.load(ordering: .acquiring) != 0 }
+    var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
     let timeToLive: Duration?
@@ -82,10 +88,11 @@ final class Entry: @unchecked Sendable {
         key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
     ) {
         self.key = key
-        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        self.serial = nextSerial(IK_ENTRY_SERIALS)
         self.owner = owner
         self.holdsWeakly = holdsWeakly
         self.timeToLive = timeToLive
+        AtomicWord.checkInlineWords(&inlineWords, of: self)
     }
 
     deinit {
@@ -93,8 +100,6 @@ final class Entry: @unchecked Sendable {
         // reference while it holds its lock (it hands loaded entries back to be released).
         DependencyIndex.shared.forget(self, asSource: true)
     }
-
-    private static let serials = Atomic<UInt64>(0)
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
     /// expired, as the entry's own type or, if `view`, as the type of its view.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Which cached instances were built from which keys, types and entries, so that dropping one
 /// drops what was built from it: a cached `parent` built with `leaf` is rebuilt once `leaf` is
 /// overridden, or its scope reset, instead of keeping the stale child.
@@ -77,7 +75,7 @@ final class DependencyIndex: @unchecked Sendable {
         return lock.withLock {
             let serial = dependent.serial
             if sources[serial] == nil { swept = sweepIfDue() }
-            dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
+            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             var added: (keys: [UInt64], types: [UInt64]) = ([], [])
             if sources[serial] == nil { sources[serial] = Sources(entry: dependent) }
             for registry in keyRegistries {
@@ -124,8 +122,8 @@ final class DependencyIndex: @unchecked Sendable {
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         lock.withLock {
             if sources[dependent.serial] == nil { swept = sweepIfDue() }
-            dependent.edgeFlags.bitwiseOr(Entry.dependsOnSomething, ordering: .relaxed)
-            entry.edgeFlags.bitwiseOr(Entry.isDependedOn, ordering: .relaxed)
+            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
                 entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
@@ -139,9 +137,9 @@ final class DependencyIndex: @unchecked Sendable {
         let mask = Entry.dependsOnSomething | (asSource ? Entry.isDependedOn : 0)
         // A flag set after this load belongs to a record made after the drop: it stays,
         // and at worst drops its entry once more than needed.
-        guard entry.edgeFlags.load(ordering: .acquiring) & mask != 0 else { return }
+        guard entry.edgeFlags.loadAcquiring() & mask != 0 else { return }
         lock.withLock {
-            entry.edgeFlags.bitwiseAnd(~mask, ordering: .relaxed)
+            entry.edgeFlags.clearBitsRelaxed(mask)
             remove(entry.serial, asSource: asSource)
         }
     }
@@ -258,7 +256,7 @@ final class DependencyIndex: @unchecked Sendable {
         _ entry: Entry, _ starts: UInt64, in dropped: inout [UInt64: UInt64],
         pending: inout [Entry]
     ) {
-        let flags = entry.edgeFlags.load(ordering: .acquiring)
+        let flags = entry.edgeFlags.loadAcquiring()
         if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
         if flags & Entry.isDependedOn != 0 { pending.append(entry) }
     }
@@ -279,7 +277,7 @@ final class DependencyIndex: @unchecked Sendable {
 
     /// The entries whose builds read `entry`'s instance.
     private func built(from entry: Entry) -> [Entry] {
-        guard entry.edgeFlags.load(ordering: .acquiring) & Entry.isDependedOn != 0 else {
+        guard entry.edgeFlags.loadAcquiring() & Entry.isDependedOn != 0 else {
             return []
         }
         return lock.withLock {

@@ -1,4 +1,4 @@
-import Synchronization
+import CInjectableAtomics
 
 /// What resolution remembers about each key, read on the fast path of every resolution
 /// without a lock, a retain or a hash of the keypath.
@@ -22,11 +22,14 @@ import Synchronization
 /// addresses, so the table is bounded: at most `keyLimit` objects for one key, and `limit` in
 /// all. An object past either bound resolves correctly on the framed path.
 final class MemoTable: @unchecked Sendable {
-    // @unchecked: the static atomics are atomics; everything else is guarded by `lock`.
+    // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
+    /// `ownCurrent`'s and `ownGeneration`'s words, first among the stored properties so that
+    /// their addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var inlineWords: (current: UInt, generation: UInt) = (0, 1)
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
-    // NB: the state the fast path reads is in static atomics, which the compiler initialises
-    // statically: reading them needs no `swift_once` (which `shared` does).
+    // NB: the state the fast path reads is in static atomic words, kept in the C target at
+    // fixed addresses: reading them needs no `swift_once` (which `shared` does).
     static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
@@ -35,25 +38,25 @@ final class MemoTable: @unchecked Sendable {
 
     /// The override registry's generation: bumped by every change of the global overrides, so
     /// that a slot's "no override here" can be trusted.
-    static let generation = Atomic<UInt64>(1)
+    static var generation: AtomicWord { AtomicWord(static: IK_MEMO_GENERATION) }
     /// How many reasons there are, in any task, for resolution to step off its fast path:
     /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
     /// instances being built (whose dependencies are recorded). While there are none, the
     /// fast path reads no thread-local or task-local state.
-    private static let detours = Atomic<Int>(0)
+    private static var detours: AtomicWord { AtomicWord(static: IK_MEMO_DETOURS) }
     /// The address of the shared table's current `Slots`.
-    private static let current = Atomic<UInt>(0)
+    private static var current: AtomicWord { AtomicWord(static: IK_MEMO_CURRENT) }
 
     /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
-    static var hasDetours: Bool { detours.load(ordering: .relaxed) != 0 }
+    static var hasDetours: Bool { detours.loadRelaxed() != 0 }
 
     static func beginDetour() {
-        detours.wrappingAdd(1, ordering: .relaxed)
+        detours.wrappingAddRelaxed(1)
     }
 
     static func endDetour() {
-        let before = detours.wrappingSubtract(1, ordering: .relaxed).oldValue
+        let before = Int(bitPattern: detours.wrappingSubtractRelaxed(1))
         assert(before > 0, "InjectableKit: more detours ended than began")
     }
 
@@ -62,7 +65,7 @@ final class MemoTable: @unchecked Sendable {
     /// recorded at `generation`; ``noSlot`` otherwise.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        let bits = current.load(ordering: .acquiring)
+        let bits = current.loadAcquiring()
         guard bits != 0 else { return noSlot }
         let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         return table._withUnsafeGuaranteedRef {
@@ -84,7 +87,7 @@ final class MemoTable: @unchecked Sendable {
     let keyLimit: Int
     private let isShared: Bool
     /// A table of its own, for a table that is not `shared` (tests).
-    private let ownCurrent = Atomic<UInt>(0)
+    private var ownCurrent: AtomicWord { AtomicWord(inline: 0, of: self) }
     private let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
@@ -107,6 +110,7 @@ final class MemoTable: @unchecked Sendable {
         self.keyLimit = keyLimit
         self.isShared = isShared
         tables = []
+        AtomicWord.checkInlineWords(&inlineWords, of: self)
         publish(Slots(capacity: 64))
     }
 
@@ -114,9 +118,9 @@ final class MemoTable: @unchecked Sendable {
         tables.append(table)
         let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
         if isShared {
-            Self.current.store(bits, ordering: .releasing)
+            Self.current.storeReleasing(bits)
         } else {
-            ownCurrent.store(bits, ordering: .releasing)
+            ownCurrent.storeReleasing(bits)
         }
     }
 
@@ -124,7 +128,7 @@ final class MemoTable: @unchecked Sendable {
     func ownEntryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         precondition(!isShared)
         let table = Unmanaged<Slots>.fromOpaque(
-            UnsafeRawPointer(bitPattern: ownCurrent.load(ordering: .acquiring))!)
+            UnsafeRawPointer(bitPattern: ownCurrent.loadAcquiring())!)
         return table._withUnsafeGuaranteedRef {
             $0.entryWord(
                 for: Self.address(of: keyPath), at: UInt(truncatingIfNeeded: generation))
@@ -202,12 +206,12 @@ final class MemoTable: @unchecked Sendable {
     /// The generation that remembering an override must have been read at: the shared
     /// table's global one, or a test table's own.
     private var currentGeneration: UInt64 {
-        if isShared { return Self.generation.load(ordering: .acquiring) }
-        return ownGeneration.load(ordering: .acquiring)
+        if isShared { return UInt64(Self.generation.loadAcquiring()) }
+        return UInt64(ownGeneration.loadAcquiring())
     }
 
     /// The generation of a table that is not `shared` (tests), which they move themselves.
-    let ownGeneration = Atomic<UInt64>(1)
+    var ownGeneration: AtomicWord { AtomicWord(inline: 1, of: self) }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.

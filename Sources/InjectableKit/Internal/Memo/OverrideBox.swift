@@ -8,8 +8,18 @@
 @usableFromInline
 final class OverrideBox: @unchecked Sendable {
     // @unchecked: `override` is guarded by `lock`.
-    private let lock = Lock(rank: .overrideBox)
+    /// The lock's word, first among the stored properties so that its address is a fixed
+    /// offset in the object (see `AtomicWord.init(inline:of:)`): resolutions that an override
+    /// serves take this lock, with no pointer to follow.
+    @exclusivity(unchecked) private var lockWord = LockWord.free
     private var override: AnyOverride?
+    private var lock: LockWord {
+        LockWord(AtomicWord(inline: 0, of: self).address, rank: .overrideBox)
+    }
+
+    init() {
+        AtomicWord.checkInlineWords(&lockWord, of: self)
+    }
 
     /// The override, retained; `nil` once a change has emptied the box.
     var current: AnyOverride? {

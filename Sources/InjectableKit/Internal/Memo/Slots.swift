@@ -1,16 +1,16 @@
-import Synchronization
+import CInjectableAtomics
 
 /// Open-addressing slots of four words: key (a keypath object's address, 0 for empty),
 /// generation, entry word, and one unused word that keeps a slot inside a cache line. Written
 /// only under `MemoTable`'s lock, read by anyone.
 final class Slots: @unchecked Sendable {
-    // @unchecked: slots are atomics. A slot's key is stored last (release) when it is made, and
+    // @unchecked: slot words are read and written only atomically (`ik_load_acquire` and so on). A slot's key is stored last (release) when it is made, and
     // its entry word before its generation when it changes; readers load in the other order
     // (acquire).
     let capacity: Int
     private let shift: UInt
     private let mask: Int
-    private let words: UnsafeMutablePointer<Atomic<UInt>>
+    private let words: UnsafeMutablePointer<UInt>
 
     private static let width = 4
     /// 2^bits / φ, for the word's width (a 64-bit literal would not compile as a 32-bit `UInt`).
@@ -26,11 +26,9 @@ final class Slots: @unchecked Sendable {
         mask = capacity - 1
         // Aligned to a cache line, so that each slot (four words) sits in one line.
         words = UnsafeMutableRawPointer.allocate(
-            byteCount: capacity * Self.width * MemoryLayout<Atomic<UInt>>.stride, alignment: 64
-        ).bindMemory(to: Atomic<UInt>.self, capacity: capacity * Self.width)
-        for index in 0..<capacity * Self.width {
-            (words + index).initialize(to: Atomic(0))
-        }
+            byteCount: capacity * Self.width * MemoryLayout<UInt>.stride, alignment: 64
+        ).bindMemory(to: UInt.self, capacity: capacity * Self.width)
+        words.initialize(repeating: 0, count: capacity * Self.width)
     }
 
     deinit {
@@ -51,12 +49,12 @@ final class Slots: @unchecked Sendable {
         var index = start(key)
         while true {
             let slot = words + index &* Self.width
-            let found = slot[0].load(ordering: .acquiring)
+            let found = ik_load_acquire(slot)
             if found == key {
-                guard slot[1].load(ordering: .acquiring) == generation else {
+                guard ik_load_acquire(slot + 1) == generation else {
                     return MemoTable.noSlot
                 }
-                return slot[2].load(ordering: .acquiring)
+                return ik_load_acquire(slot + 2)
             }
             if found == 0 { return MemoTable.noSlot }
             index = (index &+ 1) & mask
@@ -68,11 +66,11 @@ final class Slots: @unchecked Sendable {
         var index = start(key)
         while true {
             let slot = index * Self.width
-            let found = words[slot].load(ordering: .relaxed)
+            let found = ik_load_relaxed(words + slot)
             if found == key || found == 0 {
-                words[slot + 2].store(entry, ordering: .releasing)
-                words[slot + 1].store(generation, ordering: .releasing)
-                if found == 0 { words[slot].store(key, ordering: .releasing) }
+                ik_store_release(words + slot + 2, entry)
+                ik_store_release(words + slot + 1, generation)
+                if found == 0 { ik_store_release(words + slot, key) }
                 return
             }
             index = (index + 1) & (capacity - 1)
@@ -84,11 +82,11 @@ final class Slots: @unchecked Sendable {
         let copy = Slots(capacity: capacity)
         for index in 0..<self.capacity {
             let slot = index * Self.width
-            let key = words[slot].load(ordering: .relaxed)
+            let key = ik_load_relaxed(words + slot)
             guard key != 0 else { continue }
             copy.store(
-                key, generation: words[slot + 1].load(ordering: .relaxed),
-                entry: words[slot + 2].load(ordering: .relaxed))
+                key, generation: ik_load_relaxed(words + slot + 1),
+                entry: ik_load_relaxed(words + slot + 2))
         }
         return copy
     }

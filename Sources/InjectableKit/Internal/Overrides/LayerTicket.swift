@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The override layer a lazily resolving wrapper was made in, so that its first read resolves
 /// there, whenever and wherever it happens (see `Injections.withOverrides`).
 ///

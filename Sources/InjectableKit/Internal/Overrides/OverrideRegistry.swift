@@ -1,4 +1,4 @@
-import Synchronization
+import CInjectableAtomics
 
 /// One state of the override registry: what `push()` saves and `pop()` restores.
 struct Overrides {
@@ -33,6 +33,9 @@ struct Overrides {
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
     // atomics are atomics; `parent`, `isLayer` and `serial` are immutable.
+    /// `emptyFlag`'s and `changes`' words, first among the stored properties so that their
+    /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var inlineWords: (empty: UInt, changes: UInt) = (1, 0)
     @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
@@ -64,12 +67,13 @@ final class OverrideRegistry: @unchecked Sendable {
     }
 
     @exclusivity(unchecked) private var saved: [Overrides] = []
-    private let emptyFlag = Atomic<Bool>(true)
-    /// How many changes of the overrides this registry has published.
-    private let changes = Atomic<UInt64>(0)
+    /// 1 while the registry has no overrides, else 0.
+    private var emptyFlag: AtomicWord { AtomicWord(inline: 0, of: self) }
+    /// How many changes of the overrides this registry has published (wrapping).
+    private var changes: AtomicWord { AtomicWord(inline: 1, of: self) }
 
     /// How many changes of the overrides this registry has published.
-    var changeCount: UInt64 { changes.load(ordering: .sequentiallyConsistent) }
+    var changeCount: UInt64 { UInt64(changes.loadSequentiallyConsistent()) }
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
     /// Names this layer for the lazy wrappers made in it (see `LayerTicket`); made on first
@@ -79,7 +83,8 @@ final class OverrideRegistry: @unchecked Sendable {
     init(parent: OverrideRegistry?, isLayer: Bool) {
         self.parent = parent
         self.isLayer = isLayer
-        self.serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+        self.serial = nextSerial(IK_REGISTRY_SERIALS)
+        AtomicWord.checkInlineWords(&inlineWords, of: self)
         // A layer keeps resolution off the fast path for as long as it exists, not
         // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
         // the layer (retaining it) and may resolve after the operation has returned.
@@ -94,7 +99,7 @@ final class OverrideRegistry: @unchecked Sendable {
     convenience init(reviving overrides: Overrides, parent: OverrideRegistry?) {
         self.init(parent: parent, isLayer: true)
         current = overrides
-        emptyFlag.store(overrides.isEmpty, ordering: .sequentiallyConsistent)
+        emptyFlag.storeSequentiallyConsistent(overrides.isEmpty ? 1 : 0)
     }
 
     /// This layer's ticket, for the lazy wrappers made in it.
@@ -108,7 +113,6 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    private static let serials = Atomic<UInt64>(0)
     /// Every layer alive, so that a change reaches the caches of the layers beneath it.
     private static let liveLayers = WeakList<OverrideRegistry>()
 
@@ -149,7 +153,7 @@ final class OverrideRegistry: @unchecked Sendable {
         Diagnostics.layerEnded(serial)
     }
 
-    var isEmpty: Bool { emptyFlag.load(ordering: .sequentiallyConsistent) }
+    var isEmpty: Bool { emptyFlag.loadSequentiallyConsistent() != 0 }
 
     /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
     /// one for its type; among overrides of one kind, the closest registry's wins.
@@ -292,7 +296,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Makes every memo slot stale without changing any override. The generation is one of the
     /// memo table's statics, which the fast path reads anyway.
     func invalidateMemos() {
-        MemoTable.generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        MemoTable.generation.wrappingAddAcquiringAndReleasing(1)
     }
 
     /// Whether a `push()` is waiting for its `pop()`.
@@ -308,7 +312,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Seals the container: every change that takes this registry's lock after this returns
     /// is refused.
     func seal() {
-        lock.withLock { Sealing.sealed.store(true, ordering: .releasing) }
+        lock.withLock { Sealing.sealed.storeReleasing(1) }
     }
 
     func pop(attempt: @autoclosure () -> String) {
@@ -342,10 +346,10 @@ final class OverrideRegistry: @unchecked Sendable {
             // Published before the dependency search: a build that asked for an affected key
             // either recorded its edge before the search (and is found), or looks the key up
             // after this store (and sees the change). See `DependencyIndex`.
-            emptyFlag.store(current.isEmpty, ordering: .sequentiallyConsistent)
+            emptyFlag.storeSequentiallyConsistent(current.isEmpty ? 1 : 0)
             // Before the search: a build that read the old state either sees the count move,
             // or recorded its edges before this search (see `PendingReads`).
-            changes.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            changes.wrappingAddSequentiallyConsistent(1)
             ownTicket?.update(current)
             let affected = current.differences(from: before)
             if !affected.keys.isEmpty || !affected.types.isEmpty {

@@ -1,7 +1,12 @@
-import Synchronization
+import CInjectableAtomics
 
 /// One asynchronous construction in progress, named after its registration.
-final class AsyncBuild: Sendable {
+final class AsyncBuild: @unchecked Sendable {
+    // @unchecked: `finishedWord` is read and written only atomically (as `isFinished`); the
+    // other properties are immutable.
+    /// `isFinished`'s word, first among the stored properties so that its address is a fixed
+    /// offset in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var finishedWord: UInt = 0
     let name: String
     /// Orders constructions by when they started, so that a cycle is reported from the first.
     let serial: Int
@@ -13,9 +18,8 @@ final class AsyncBuild: Sendable {
     let unscopedDepth: Int
     /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
     /// carry it as their `current`, but can no longer hold it up.
-    private let isFinished = Atomic(false)
+    private var isFinished: AtomicWord { AtomicWord(inline: 0, of: self) }
 
-    private static let started = Atomic(0)
     /// Constructions of wrappers no scope made, nested deeper than this, can only be an
     /// unbounded recursion: a cycle through registrations that make a new wrapper on each
     /// resolution. A cycle through a wrapper a scope made meets that wrapper again, and
@@ -36,16 +40,17 @@ final class AsyncBuild: Sendable {
         self.parent = parent
         self.depth = (parent?.depth ?? 0) + 1
         self.unscopedDepth = (parent?.unscopedDepth ?? 0) + (scoped ? 0 : 1)
-        self.serial = Self.started.add(1, ordering: .relaxed).newValue
+        self.serial = Int(truncatingIfNeeded: nextSerial(IK_ASYNC_BUILDS_STARTED))
         assert(unscopedDepth <= depth, "InjectableKit: more unscoped constructions than nested")
         if unscopedDepth > Self.unscopedDepthLimit { Failure.asyncTooDeep(self) }
         if depth > Self.depthLimit { Failure.asyncRecursion(self) }
+        AtomicWord.checkInlineWords(&finishedWord, of: self)
     }
 
-    var finished: Bool { isFinished.load(ordering: .acquiring) }
+    var finished: Bool { isFinished.boolAcquiring }
 
     func finish() {
-        isFinished.store(true, ordering: .releasing)
+        isFinished.storeReleasing(1)
     }
 
     /// The construction the current task runs, if it runs one.

@@ -1,16 +1,17 @@
+import CInjectableAtomics
 import Foundation
-import Synchronization
 
 /// Runs ``AutoRegistering/registerAllServices()`` once before the container's first use.
 ///
 /// The fast path is one atomic load. The thread that runs the hook may use the container
 /// from inside it; other threads wait until it has finished.
 enum AutoRegistration {
-    private static let pending = 0
-    private static let running = 1
-    private static let done = 2
+    private static let pending: UInt = 0
+    private static let running: UInt = 1
+    private static let done: UInt = 2
 
-    private static let state = Atomic<Int>(pending)
+    /// `pending`, `running` or `done`.
+    private static var state: AtomicWord { AtomicWord(static: IK_AUTO_REGISTRATION) }
     private static let condition = NSCondition()
     // Guarded by `condition`: the thread running the hook.
     nonisolated(unsafe) private static var runner: ThreadState?
@@ -25,7 +26,7 @@ enum AutoRegistration {
 
     @inline(__always)
     static func ensure() {
-        if state.load(ordering: .acquiring) != done { runIfNeeded() }
+        if state.loadAcquiring() != done { runIfNeeded() }
     }
 
     /// Whether this thread runs the hook now: its registrations are the app's, made on
@@ -38,7 +39,7 @@ enum AutoRegistration {
     /// Makes the hook run again before the next access (after `reset()`).
     static func rearm() {
         condition.withLock {
-            if state.load(ordering: .relaxed) == done { state.store(pending, ordering: .releasing) }
+            if state.loadRelaxed() == done { state.storeReleasing(pending) }
         }
         // Resolution's fast path skips `ensure()` for keys it has memo records for: make
         // them all stale, so that the next resolution of each takes the path that runs it.
@@ -48,18 +49,18 @@ enum AutoRegistration {
     private static func runIfNeeded() {
         let thread = ThreadState.current
         condition.lock()
-        while state.load(ordering: .acquiring) == running {
+        while state.loadAcquiring() == running {
             if runner === thread {  // the hook itself uses the container
                 condition.unlock()
                 return
             }
             condition.wait()
         }
-        guard state.load(ordering: .acquiring) == pending else {
+        guard state.loadAcquiring() == pending else {
             condition.unlock()
             return
         }
-        state.store(running, ordering: .releasing)
+        state.storeReleasing(running)
         runner = thread
         condition.unlock()
 
@@ -72,7 +73,7 @@ enum AutoRegistration {
 
         condition.lock()
         runner = nil
-        state.store(done, ordering: .releasing)
+        state.storeReleasing(done)
         condition.broadcast()
         condition.unlock()
     }

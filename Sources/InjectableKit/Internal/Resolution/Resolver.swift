@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The resolution algorithm: overrides first, then the keypath's own getter, with a memo table
 /// that reads an already cached instance without applying the keypath, taking a lock or hashing
 /// the keypath.
@@ -24,7 +22,7 @@ enum Resolver {
     /// re-arming the hook makes every slot stale, so the hook needs no check here.
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Route, generation: UInt64) {
-        let generation = MemoTable.generation.load(ordering: .acquiring)
+        let generation = UInt64(MemoTable.generation.loadAcquiring())
         if MemoTable.hasDetours, let detour = detour(keyPath) { return (detour, generation) }
         return (Route(word: MemoTable.entryWord(for: keyPath, at: generation)), generation)
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import CInjectableAtomics
 
 #if canImport(Darwin)
     import Darwin
@@ -40,10 +40,8 @@ final class ThreadState: @unchecked Sendable {
         var heldLockRanks: [LockRank] = []
     #endif
 
-    private static let threadCount = Atomic<UInt64>(0)
-
     private init() {
-        let index = Self.threadCount.wrappingAdd(1, ordering: .relaxed).newValue
+        let index = nextSerial(IK_THREAD_COUNT)
         nextToken = index << 40
     }
 
@@ -98,13 +96,15 @@ final class ThreadState: @unchecked Sendable {
 
 private let threadStateKey: pthread_key_t = {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key) { raw in
-        #if canImport(Darwin)
-            Unmanaged<ThreadState>.fromOpaque(raw).release()
-        #else
-            if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
-        #endif
-    }
+    // The destructor's parameter is optional on Linux and not on Darwin; either converts to the
+    // optional that `releaseThreadState` takes, so one closure compiles on both.
+    let status = pthread_key_create(&key) { raw in releaseThreadState(raw) }
     precondition(status == 0, "InjectableKit: pthread_key_create failed (\(status))")
     return key
 }()
+
+/// Releases an exiting thread's state (the destructor of `threadStateKey`, which the system
+/// calls only with a value that is not `nil`).
+private func releaseThreadState(_ raw: UnsafeMutableRawPointer?) {
+    if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
 /// resolution per owner, whichever threads race to it, with no lock held while it runs (a
@@ -62,7 +61,12 @@ class LazyOnce: @unchecked Sendable {
     // `replacementLock` (invariant 2).
     // NB: @exclusivity(unchecked): `held` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
-    @usableFromInline final let state = Atomic<UInt>(LazyOnce.unresolved)
+    /// The state word, first among the stored properties so that its address is a fixed offset
+    /// in the object (see `AtomicWord.init(inline:of:)`); read and written only as `state`.
+    @exclusivity(unchecked) @usableFromInline final var stateWord = LazyOnce.unresolved
+    @inlinable final var state: AtomicWord {
+        @inline(__always) get { AtomicWord(inline: 0, of: self) }
+    }
     /// Until the first read: the `LayerTicket` of the layer where it resolves, if any (let go
     /// of once it has). Once replaced: the box of the replacing value. (One field for both: a
     /// field more would cost the making of every wrapper.)
@@ -84,6 +88,7 @@ class LazyOnce: @unchecked Sendable {
     @usableFromInline
     init() {
         held = LayerTicket.current
+        AtomicWord.checkInlineWords(&stateWord, of: self)
     }
 
     /// The wrapper, as users write it, for messages.
@@ -106,7 +111,7 @@ class LazyOnce: @unchecked Sendable {
     /// Whether the value is stored; if so, it may be read.
     @inlinable
     final var isResolved: Bool {
-        state.load(ordering: .acquiring) == Self.resolved
+        state.loadAcquiring() == Self.resolved
     }
 
     /// A read that found the value not stored: makes this thread the resolver if there is
@@ -119,10 +124,12 @@ class LazyOnce: @unchecked Sendable {
     final func begin(for key: AnyKeyPath) -> FirstRead {
         let me = ThreadState.currentAddress
         assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
-        let (exchanged, found) = state.compareExchange(
-            expected: Self.unresolved, desired: me, successOrdering: .acquiring,
-            failureOrdering: .acquiring)
-        if exchanged { return held == nil ? .resolve : .resolveInLayer }
+        if state.compareExchangeAcquiringOnFailureToo(expected: Self.unresolved, desired: me) {
+            return held == nil ? .resolve : .resolveInLayer
+        }
+        // Loaded again after the swap failed: a state at least as new as the one it found
+        // (the word never goes back to unresolved).
+        let found = state.loadAcquiring()
         if found == Self.replaced { return .replaced }
         if found != Self.resolved { return wait(for: key, on: ThreadState.current) }
         return .resolved
@@ -132,7 +139,7 @@ class LazyOnce: @unchecked Sendable {
     /// unresolved or resolving.
     @usableFromInline
     final var settled: FirstRead? {
-        switch state.load(ordering: .acquiring) {
+        switch state.loadAcquiring() {
         case Self.resolved: .resolved
         case Self.replaced: .replaced
         default: nil
@@ -148,19 +155,16 @@ class LazyOnce: @unchecked Sendable {
     final func replace(for key: AnyKeyPath, with box: LazyHeld) -> LazyHeld? {
         let me = ThreadState.currentAddress
         while true {
-            let word = state.load(ordering: .acquiring)
+            let word = state.loadAcquiring()
             if word == Self.unresolved {
                 // As a first read: this thread is the resolver, and ends replaced.
-                guard
-                    state.compareExchange(
-                        expected: Self.unresolved, desired: me, ordering: .acquiring
-                    ).exchanged
+                guard state.compareExchangeAcquiring(expected: Self.unresolved, desired: me)
                 else { continue }
                 let old = Self.replacementLock.withLock {
                     defer { held = box }
                     return held
                 }
-                let previous = state.exchange(Self.replaced, ordering: .acquiringAndReleasing)
+                let previous = state.exchangeAcquiringAndReleasing(Self.replaced)
                 if previous & Self.waitedFor != 0 { Self.wakeWaiters() }
                 return old
             }
@@ -169,7 +173,7 @@ class LazyOnce: @unchecked Sendable {
                     // Only holders of the lock move resolved or replaced on (invariant 2).
                     defer {
                         held = box
-                        state.store(Self.replaced, ordering: .releasing)
+                        state.storeReleasing(Self.replaced)
                     }
                     return held
                 }
@@ -194,7 +198,7 @@ class LazyOnce: @unchecked Sendable {
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
     @usableFromInline
     final func end() {
-        let previous = state.exchange(Self.resolved, ordering: .acquiringAndReleasing)
+        let previous = state.exchangeAcquiringAndReleasing(Self.resolved)
         assert(
             previous & ~Self.waitedFor == ThreadState.currentAddress,
             "only the resolving thread ends a first read, once")
@@ -218,7 +222,7 @@ class LazyOnce: @unchecked Sendable {
         let condition = Self.condition
         condition.lock()
         while true {
-            let word = state.load(ordering: .acquiring)
+            let word = state.loadAcquiring()
             if word == Self.resolved || word == Self.replaced { break }
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
             if word & ~Self.waitedFor == me {
@@ -227,9 +231,8 @@ class LazyOnce: @unchecked Sendable {
             }
             // Marked first, so that the resolver wakes us; it may have finished meanwhile.
             if word & Self.waitedFor == 0,
-                !state.compareExchange(
-                    expected: word, desired: word | Self.waitedFor, ordering: .acquiring
-                ).exchanged
+                !state.compareExchangeAcquiringOnFailureToo(
+                    expected: word, desired: word | Self.waitedFor)
             {
                 continue
             }
@@ -244,14 +247,14 @@ class LazyOnce: @unchecked Sendable {
             thread.waitingForLazy = nil
         }
         condition.unlock()
-        return state.load(ordering: .acquiring) == Self.replaced ? .replaced : .resolved
+        return state.loadAcquiring() == Self.replaced ? .replaced : .resolved
     }
 
     /// The thread resolving the key while another waits for it. Call with
     /// `LazyOnce.condition` locked; `nil` unless the word is "waited for" (only then is
     /// the thread surely alive: invariant 4).
     final func waitedForResolver() -> ThreadState? {
-        let word = state.load(ordering: .acquiring)
+        let word = state.loadAcquiring()
         guard word != Self.resolved, word != Self.replaced, word & Self.waitedFor != 0 else {
             return nil
         }
@@ -299,7 +302,7 @@ class LazyOnce: @unchecked Sendable {
 
     /// The current state, for tests.
     final var phase: Phase {
-        let word = state.load(ordering: .acquiring)
+        let word = state.loadAcquiring()
         switch word {
         case Self.unresolved: return .unresolved
         case Self.resolved: return .resolved
