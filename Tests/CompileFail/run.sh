@@ -24,8 +24,10 @@ for snippet in Tests/CompileFail/*.swift; do
     sources=("$snippet")
     if [ -n "$prelude" ]; then sources+=("Tests/CompileFail/Preludes/$prelude.swift"); fi
     status=0
+    # The library's C target (its atomics) is a module the library imports: a client finds it
+    # by its module map, as SwiftPM's builds do.
     output=$(swiftc -typecheck -swift-version 6 ${flags[@]+"${flags[@]}"} -I "$modules" \
-        "${sources[@]}" 2>&1) ||
+        -I Sources/CInjectableAtomics/include "${sources[@]}" 2>&1) ||
         status=$?
     if [ "$expect" = "compiles" ]; then
         if [ "$status" -eq 0 ]; then
