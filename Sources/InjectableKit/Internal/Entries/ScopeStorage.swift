@@ -80,19 +80,7 @@ final class ScopeStorage: @unchecked Sendable {
                 forgettableEntries > 0 ? forget { $0.key.isForgettable } : []
             return (all, forgotten)
         }
-        // Dropped outside `lock`: an instance's deinit may resolve through this scope. Every
-        // entry is dropped first and its edges looked at after, so that a build that read it
-        // before the drop is found (see `DependencyIndex.invalidate`).
-        var walked: [Entry] = []
-        for entry in all {
-            entry.clear()
-            if entry.mayHaveEdges { walked.append(entry) }
-        }
-        if !walked.isEmpty {
-            let released = DependencyIndex.shared.invalidate(roots: walked)
-            withExtendedLifetime(released) {}  // instances released outside every lock
-        }
-        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the drops
+        drop(all, forgetting: forgotten)
     }
 
     /// Drops the instances of the entries that match, and the instances built from them in
@@ -107,8 +95,17 @@ final class ScopeStorage: @unchecked Sendable {
         let forgotten = lock.withLock {
             forget { $0.key.isForgettable && identities.contains(ObjectIdentifier($0)) }
         }
+        drop(matched, forgetting: forgotten)
+    }
+
+    /// Drops the instances of `entries`, and what was built from them, after the lock: an
+    /// instance's deinit may resolve through this scope. Every entry is dropped first and its
+    /// edges looked at after, so that a build that read it before the drop is found (see
+    /// `DependencyIndex.invalidate`). The `forgotten` entries go last: their deinits forget
+    /// their edges.
+    private func drop(_ entries: [Entry], forgetting forgotten: [Entry]) {
         var walked: [Entry] = []
-        for entry in matched {
+        for entry in entries {
             entry.clear()
             if entry.mayHaveEdges { walked.append(entry) }
         }
@@ -116,7 +113,7 @@ final class ScopeStorage: @unchecked Sendable {
             let released = DependencyIndex.shared.invalidate(roots: walked)
             withExtendedLifetime(released) {}  // instances released outside every lock
         }
-        withExtendedLifetime(forgotten) {}  // their deinits forget their edges, after the drops
+        withExtendedLifetime(forgotten) {}
     }
 
     /// The entries that match. Matched outside `lock`: the test may take other locks (see
