@@ -16,26 +16,40 @@ struct Frame {
     // NB: unowned(unsafe): the resolution that opened the frame holds the override until the
     // frame is closed.
     unowned(unsafe) let override: AnyOverride?
+    // What the getter's helpers and nested resolutions report, written only through
+    // `FrameHandle` (below), the frame's one writer.
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
-    var name: StaticString?
+    fileprivate(set) var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
-    var helperEntry: Entry?
-    var helperCount = 0
+    fileprivate(set) var helperEntry: Entry?
+    fileprivate(set) var helperCount = 0
     /// How many of this frame's helpers are running their factories: a helper called while
     /// one runs is nested in it (`cached(A(b: shared(B())))`); otherwise the getter calls
     /// helpers one after another, which one key cannot be served from.
-    var helpersRunning = 0
+    fileprivate(set) var helpersRunning = 0
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
-    var scope: Injections.Scope?
+    fileprivate(set) var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
-    var built = false
+    fileprivate(set) var built = false
     /// What the getter resolved outside its helper (`let api = resolve(\.api); return
     /// cached(Service(api))`), if anything: the helper's entry records it as its own
     /// dependencies when it builds. Made on first use: most getters resolve nothing there.
-    var pending: PendingReads?
+    fileprivate(set) var pending: PendingReads?
+
+    init(
+        keyPath: AnyKeyPath, token: UInt64, valueType: Any.Type, depth: Int,
+        layer: OverrideRegistry?, override: AnyOverride?
+    ) {
+        self.keyPath = keyPath
+        self.token = token
+        self.valueType = valueType
+        self.depth = depth
+        self.layer = layer
+        self.override = override
+    }
 
     /// ``pending``, made if there is none: call before the read it is to record.
-    var pendingReads: PendingReads {
+    fileprivate var pendingReads: PendingReads {
         mutating get {
             if let pending { return pending }
             let made = PendingReads()
@@ -50,6 +64,114 @@ struct Frame {
     /// Whether the getter is running outside its helpers, so that what it resolves now is
     /// recorded as pending rather than as a dependency of a build in progress.
     var isOutsideHelpers: Bool { helpersRunning == 0 }
+}
+
+/// An open frame, as the resolution's getter and its scope helpers see it: they report to it
+/// through these calls, and nothing else writes a frame.
+///
+/// A getter receives its frame's token in the `Injections` value it is handed
+/// (``ThreadState/frame(for:)``); a helper reports to the innermost resolution's frame
+/// (``ThreadState/innermostResolution``), which an override's factory, handed no `Injections`
+/// value, reaches too. Valid while the frame is open, on its own thread.
+struct FrameHandle {
+    // NB: unmanaged: a handle lives inside the call that found it, on the thread whose state
+    // it names, which the thread keeps for its lifetime; reads through a guaranteed reference
+    // index the frame in place, where a copied or unowned one would copy the frame.
+    private let state: Unmanaged<ThreadState>
+    let index: Int
+
+    init(thread: ThreadState, index: Int) {
+        state = .passUnretained(thread)
+        self.index = index
+    }
+
+    @inline(__always)
+    private func withFrame<Result>(_ body: (inout Frame) -> Result) -> Result {
+        state._withUnsafeGuaranteedRef { body(&$0.frames[index]) }
+    }
+
+    var keyPath: AnyKeyPath { withFrame { $0.keyPath } }
+    var valueType: Any.Type { withFrame { $0.valueType } }
+    var layer: OverrideRegistry? { withFrame { $0.layer } }
+    var override: AnyOverride? { withFrame { $0.override } }
+    var pending: PendingReads? { withFrame { $0.pending } }
+
+    /// Names the frame's registration, unless something named it first: its first helper's
+    /// function, or the caller of a resolution nested in its getter.
+    func learnName(_ name: StaticString) {
+        withFrame { if $0.name == nil { $0.name = name } }
+    }
+
+    /// A helper of `scope`, at `site`, was called for this frame. A getter calls one helper
+    /// (others nested in its factory): a second one called after the first returned stops.
+    func helperCalled(in scope: Injections.Scope, at site: Site) {
+        withFrame {
+            if $0.helperCount > 0, $0.helpersRunning == 0 {
+                Failure.helpersInSequence($0, site: site)
+            }
+            $0.helperCount += 1
+            $0.scope = scope
+        }
+    }
+
+    /// The entry the frame's helper reads or builds.
+    func helperFound(_ entry: Entry) { withFrame { $0.helperEntry = entry } }
+
+    /// The frame's helper builds its instance, rather than reusing a cached one.
+    func helperBuilds() { withFrame { $0.built = true } }
+
+    /// Runs a helper's factory, counted on the frame (see ``Frame/helpersRunning``). The frame
+    /// is not held while the factory runs: its resolutions push frames, which may move it.
+    func runHelper<Value>(_ make: () -> Value) -> Value {
+        withFrame { $0.helpersRunning += 1 }
+        defer { withFrame { $0.helpersRunning -= 1 } }
+        return make()
+    }
+}
+
+extension ThreadState {
+    /// The open frame whose getter received the `Injections` value with `token`, if any.
+    @inline(__always)
+    func frame(for token: UInt64) -> FrameHandle? {
+        // The token's low 16 bits are its frame's index plus one (see `makeToken`).
+        let index = Int(truncatingIfNeeded: token & 0xFFFF) - 1
+        guard index >= 0, index < frames.count, frames[index].token == token else { return nil }
+        return FrameHandle(thread: self, index: index)
+    }
+
+    /// The innermost resolution's frame; none when that resolution is a plain getter's, which
+    /// runs without one.
+    var innermostResolution: FrameHandle? {
+        guard let index = frames.indices.last, frames[index].depth == depth else { return nil }
+        return FrameHandle(thread: self, index: index)
+    }
+
+    /// Notes `entry`'s epoch, before it is read, in every frame from the one at `index`
+    /// outwards whose getter runs outside its helpers: the read's value may flow into each of
+    /// their values (see `PendingReads`).
+    func noteEntryRead(_ entry: Entry, fromFrameAt index: Int) {
+        guard index >= 0, frames[index].isOutsideHelpers else { return }
+        let epoch = entry.currentEpoch
+        var index = index
+        while index >= 0, frames[index].isOutsideHelpers {
+            frames[index].pendingReads.entries.append((entry, epoch))
+            index -= 1
+        }
+    }
+
+    /// The pending reads of every open frame a read now flows into: from the innermost frame
+    /// outwards, each whose getter runs outside its helpers (its value may be built from the
+    /// read), up to the first whose helper is building (that build records the read itself).
+    /// Each made, if need be, before the read.
+    func pendingReadsOfOpenFrames() -> [PendingReads] {
+        var found: [PendingReads] = []
+        var index = frames.count - 1
+        while index >= 0, frames[index].isOutsideHelpers {
+            found.append(frames[index].pendingReads)
+            index -= 1
+        }
+        return found
+    }
 }
 
 /// A key a getter resolved outside its helper, with the override registries (by serial

@@ -36,11 +36,7 @@ extension Resolver {
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
         token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
     ) -> UInt64 {
-        if let caller, let index = thread.frameIndex(token: token),
-            thread.frames[index].name == nil
-        {
-            thread.frames[index].name = caller
-        }
+        if let caller { thread.frame(for: token)?.learnName(caller) }
         checkForCycle(keyPath, on: thread)
         return push(keyPath, of: valueType, in: layer, on: thread, override: override)
     }

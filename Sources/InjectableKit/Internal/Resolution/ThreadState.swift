@@ -70,28 +70,6 @@ final class ThreadState: @unchecked Sendable {
         nextToken &+= 1 << 16
         return nextToken | UInt64(index + 1)
     }
-
-    /// The pending reads of every open frame a read now flows into: from the innermost frame
-    /// outwards, each whose getter runs outside its helpers (its value may be built from the
-    /// read), up to the first whose helper is building (that build records the read itself).
-    /// Each made, if need be, before the read.
-    func pendingReadsOfOpenFrames() -> [PendingReads] {
-        var found: [PendingReads] = []
-        var index = frames.count - 1
-        while index >= 0, frames[index].isOutsideHelpers {
-            found.append(frames[index].pendingReads)
-            index -= 1
-        }
-        return found
-    }
-
-    /// The index of the frame whose getter received the `Injections` value with `token`, if
-    /// that frame is still open.
-    func frameIndex(token: UInt64) -> Int? {
-        let index = Int(truncatingIfNeeded: token & 0xFFFF) - 1
-        guard index >= 0, index < frames.count, frames[index].token == token else { return nil }
-        return index
-    }
 }
 
 private let threadStateKey: pthread_key_t = {
