@@ -25,7 +25,7 @@ extension Injections {
     /// before the seal takes effect. Sealing cannot be undone.
     public func seal() {
         AutoRegistration.ensure()
-        OverrideRegistry.shared.seal()
+        Core.shared.overrides.seal()
     }
 
     /// Whether ``seal()`` has been called.

@@ -79,13 +79,13 @@ import Testing
             done.signal()
         }
         #expect(started.wait(timeout: .now() + 10) == .success)
-        let retiredWhileBuilding = BuildCoordinator.lock.withLock { entry.retireIfIdle().retired }
+        let retiredWhileBuilding = Core.shared.builds.lock.withLock { entry.retireIfIdle().retired }
         #expect(!retiredWhileBuilding)
         gate.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
 
         let idle = makeEntry()
-        #expect(BuildCoordinator.lock.withLock { idle.retireIfIdle().retired })
+        #expect(Core.shared.builds.lock.withLock { idle.retireIfIdle().retired })
         let builds = Counter()
         #expect(
             idle.obtain(

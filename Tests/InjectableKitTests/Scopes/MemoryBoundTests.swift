@@ -13,7 +13,7 @@ extension GlobalContainerTests {
             _ = Injections.container.resolve(\.boundDependency)
             Injections.Scope.boundScope.reset()
             let entriesBefore = Injections.Scope.boundScope.storage.entryCount
-            let edgesBefore = DependencyIndex.shared.edgeCount
+            let edgesBefore = Core.shared.dependencies.edgeCount
             var edgesAfterRound: [Int] = []
             let ids = stressSize(quick: 5_000, full: 20_000)
             for round in 1...3 {
@@ -24,7 +24,7 @@ extension GlobalContainerTests {
                 #expect(
                     Injections.Scope.boundScope.storage.entryCount == entriesBefore,
                     "round \(round)")
-                edgesAfterRound.append(DependencyIndex.shared.edgeCount)
+                edgesAfterRound.append(Core.shared.dependencies.edgeCount)
             }
             // Suites running in parallel record edges of their own: a margin for them, well
             // below the `ids` (5,000 or more) a round would leave behind.

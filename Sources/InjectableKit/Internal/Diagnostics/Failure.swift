@@ -44,7 +44,7 @@ enum Failure {
     }
 
     /// Threads each constructing an instance the next one needs: one cycle, resolved on
-    /// several threads at once. Call with `BuildCoordinator.lock` locked.
+    /// several threads at once. Call with `Core.shared.builds.lock` locked.
     static func crossThreadCycle(_ circle: [ThreadState], closingAt waited: Entry) -> Never {
         // The first thread is about to wait on `waited`; the others already wait.
         let waits = [waited] + circle.dropFirst().map(\.waitingFor)

@@ -2,15 +2,15 @@ import Foundation
 
 /// Lets threads wait for an instance another thread is constructing, and finds the circles of
 /// waiting threads that a dependency cycle built on several threads at once would make.
-enum BuildCoordinator {
+struct BuildCoordinator: ~Copyable, Sendable {
     /// Guards every entry's `construction` and every thread's `waitingFor`. It is held only to
     /// look at or change them, never while a factory runs or a thread waits: a thread waits on
     /// the entry's own condition (see `Construction`).
-    static let lock = Lock(rank: .buildCoordinator)
+    let lock = Lock(rank: .buildCoordinator)
 
     /// The threads that would wait on each other, starting with `thread`, if it waited on
     /// `entry`; `nil` when waiting is safe. Call with `lock` locked.
-    static func waitingCircle(from thread: ThreadState, on entry: Entry) -> [ThreadState]? {
+    func waitingCircle(from thread: ThreadState, on entry: Entry) -> [ThreadState]? {
         var circle = [thread]
         var next = entry
         while let builder = next.builder {

@@ -3,7 +3,7 @@ import Foundation
 /// Who is building an entry's instance, and how the others wait for it: the entry's
 /// construction state machine (the table in `Internal/README.md`, "Entry").
 ///
-/// Every transition is a method that returns what to do once `BuildCoordinator.lock` is let go
+/// Every transition is a method that returns what to do once `Core.shared.builds.lock` is let go
 /// of; the caller carries it out. Waiting happens on the entry's own condition, made by its first
 /// waiter, so a finished build wakes only the threads waiting for that entry.
 struct Construction {
@@ -18,7 +18,7 @@ struct Construction {
 
     private(set) var phase = Phase.idle
     /// Moves on whenever a build ends or the entry retires: what a waiter waits for. Written
-    /// under `BuildCoordinator.lock` and, once a waiter made it, under `waiters`' lock too, so
+    /// under `Core.shared.builds.lock` and, once a waiter made it, under `waiters`' lock too, so
     /// that a waiter may read it under either.
     private(set) var round: UInt64 = 0
     private var waiters: NSCondition?

@@ -4,8 +4,8 @@ extension Entry {
     @inline(__always)
     func checkInvariants() {
         #if INJECTABLEKIT_INTERNAL_CHECKS
-            BuildCoordinator.lock.lock()
-            defer { BuildCoordinator.lock.unlock() }
+            Core.shared.builds.lock.lock()
+            defer { Core.shared.builds.lock.unlock() }
             switch construction.phase {
             case .building(let builder):
                 // A builder runs its factory; it never waits for its own entry.

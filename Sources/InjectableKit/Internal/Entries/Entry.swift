@@ -7,7 +7,7 @@ import Foundation
 @usableFromInline
 final class Entry: @unchecked Sendable {
     // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`;
-    // `construction` by `BuildCoordinator.lock` (see `Construction`); the `let`s are immutable.
+    // `construction` by `Core.shared.builds.lock` (see `Construction`); the `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
@@ -72,12 +72,12 @@ final class Entry: @unchecked Sendable {
     private var buildStarts: UInt64 = 0
 
     /// Who builds the instance and who waits for it (see `Construction`).
-    // NB: @exclusivity(unchecked): `BuildCoordinator.lock` keeps accesses apart, and a waiter
+    // NB: @exclusivity(unchecked): `Core.shared.builds.lock` keeps accesses apart, and a waiter
     // reads `round` under the entry's own condition, which every write of it also holds.
     @exclusivity(unchecked) var construction = Construction()
 
     /// The thread constructing the instance right now, if any. Call with
-    /// `BuildCoordinator.lock` locked.
+    /// `Core.shared.builds.lock` locked.
     var builder: ThreadState? { construction.builder }
     /// When the instance expires, if `expires`. Declared last and read out of line: its type
     /// is resilient, so the fields after it and the code that touches it need run-time layout.
@@ -98,7 +98,7 @@ final class Entry: @unchecked Sendable {
     deinit {
         // Its edges go with it. Safe: `DependencyIndex` never releases an entry's last
         // reference while it holds its lock (it hands loaded entries back to be released).
-        DependencyIndex.shared.forget(self, asSource: true)
+        Core.shared.dependencies.forget(self, asSource: true)
     }
 
     /// Starts reading the instance a strong entry holds, if there is one and it has not
@@ -266,45 +266,45 @@ final class Entry: @unchecked Sendable {
         into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         if read(into: slot) { return true }
-        BuildCoordinator.lock.lock()
+        Core.shared.builds.lock.lock()
         claiming: while true {
             // Read again under the coordinator's lock, which every store holds: an instance
             // stored since the read above is found here, and not built twice.
             if read(into: slot) {
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 return true
             }
             switch construction.claim(by: thread) {
             case .build:
                 break claiming
             case .retired:
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 return false
             case .reentrant:
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 Failure.reentrantConstruction(of: self, on: thread)
             case .wait(let round, let condition):
-                if let circle = BuildCoordinator.waitingCircle(from: thread, on: self) {
-                    BuildCoordinator.lock.unlock()
+                if let circle = Core.shared.builds.waitingCircle(from: thread, on: self) {
+                    Core.shared.builds.lock.unlock()
                     Failure.crossThreadCycle(circle, closingAt: self)
                 }
                 thread.waitingFor = self
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 condition.lock()
                 while construction.round == round { condition.wait() }
                 condition.unlock()
-                BuildCoordinator.lock.lock()
+                Core.shared.builds.lock.lock()
                 thread.waitingFor = nil
             }
         }
-        BuildCoordinator.lock.unlock()
+        Core.shared.builds.lock.unlock()
         checkInvariants()
 
         while true {
             // What an earlier build of this entry was built from is forgotten before this
             // build starts (not when the entry is cleared, which could forget what this build
             // records): the build records it anew (see `DependencyIndex`).
-            DependencyIndex.shared.forget(self, asSource: false)
+            Core.shared.dependencies.forget(self, asSource: false)
             let startEpoch = lock.withLock {
                 buildStarts &+= 1
                 return epoch
@@ -315,14 +315,14 @@ final class Entry: @unchecked Sendable {
             // changed since: handed out, not kept, and not built again from the same reads.
             let current = isCurrent()
             var prepared = current ? prepare(value) : nil
-            BuildCoordinator.lock.lock()
+            Core.shared.builds.lock.lock()
             var (outcome, replaced) =
                 current ? store(value, prepared, ifEpoch: startEpoch) : (.notKept, nil)
             while outcome == .viewAdopted {
                 // A view was adopted since `prepare`: convert again, outside the locks.
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 prepared = prepare(value)
-                BuildCoordinator.lock.lock()
+                Core.shared.builds.lock.lock()
                 (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
             }
             if outcome == .cleared && thread.changes != changes {
@@ -334,12 +334,12 @@ final class Entry: @unchecked Sendable {
             if outcome == .cleared {
                 // Cleared while building: what it was built from changed. Build again,
                 // still the builder, so that the waiters get the new build's instance.
-                BuildCoordinator.lock.unlock()
+                Core.shared.builds.lock.unlock()
                 withExtendedLifetime(value) {}
                 continue
             }
             let waiters = construction.finish(by: thread)
-            BuildCoordinator.lock.unlock()
+            Core.shared.builds.lock.unlock()
             waiters?.broadcast()
             checkInvariants()
             withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside locks
@@ -423,7 +423,7 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Retires the entry unless a thread is building its instance: it never holds one again,
-    /// and its scope forgets it. Call with `BuildCoordinator.lock` locked.
+    /// and its scope forgets it. Call with `Core.shared.builds.lock` locked.
     ///
     /// - Returns: Whether it retired the entry, and the condition to wake its waiters on, for
     ///   the caller to broadcast once it holds no lock.
@@ -432,7 +432,7 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Whether the entry is idle and holds nothing alive: a weak entry whose instance is gone.
-    /// Call with `BuildCoordinator.lock` locked.
+    /// Call with `Core.shared.builds.lock` locked.
     ///
     /// - Parameter keep: Receives the instance if the check loaded one, for the caller to
     ///   release once it holds no lock: a weak load can leave the last reference here, and the

@@ -51,7 +51,7 @@ final class ScopeStorage: @unchecked Sendable {
     private func forget(where matches: (Entry) -> Bool) -> [Entry] {
         var forgotten: [Entry] = []
         var wake: [NSCondition] = []
-        BuildCoordinator.lock.lock()
+        Core.shared.builds.lock.lock()
         for (key, entry) in entries where matches(entry) {
             let (retired, waiters) = entry.retireIfIdle()
             if retired {
@@ -60,7 +60,7 @@ final class ScopeStorage: @unchecked Sendable {
             }
             if let waiters { wake.append(waiters) }
         }
-        BuildCoordinator.lock.unlock()
+        Core.shared.builds.lock.unlock()
         for waiters in wake { waiters.broadcast() }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
@@ -110,7 +110,7 @@ final class ScopeStorage: @unchecked Sendable {
             if entry.mayHaveEdges { walked.append(entry) }
         }
         if !walked.isEmpty {
-            let released = DependencyIndex.shared.invalidate(roots: walked)
+            let released = Core.shared.dependencies.invalidate(roots: walked)
             withExtendedLifetime(released) {}  // instances released outside every lock
         }
         withExtendedLifetime(forgotten) {}

@@ -13,7 +13,6 @@
 /// and when the entry itself goes.
 final class DependencyIndex: @unchecked Sendable {
     // @unchecked: every dictionary is guarded by `lock`.
-    static let shared = DependencyIndex()
 
     /// What one dependent entry was built from: the keys of its edges, for removing them.
     struct Sources {

@@ -23,29 +23,24 @@ import CInjectableAtomics
 /// all. An object past either bound resolves correctly on the framed path.
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
-    /// `ownCurrent`'s and `ownGeneration`'s words, first among the stored properties so that
+    /// A core's own words (see ``MemoWords/Place/own``), first among the stored properties so that
     /// their addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var inlineWords: (current: UInt, generation: UInt) = (0, 1)
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
-    // NB: the state the fast path reads is in static atomic words, kept in the C target at
-    // fixed addresses: reading them needs no `swift_once` (which `shared` does).
-    static let shared = MemoTable(limit: 1 << 16, keyLimit: 256, isShared: true)
 
     /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
     /// address is all ones).
     static let noSlot = UInt.max
 
-    /// The override registry's generation: bumped by every change of the global overrides, so
-    /// that a slot's "no override here" can be trusted.
-    static var generation: AtomicWord { AtomicWord(static: IK_MEMO_GENERATION) }
+    /// The process core's generation (see ``MemoWords/process``): bumped by every change of
+    /// the global overrides, so that a slot's "no override here" can be trusted.
+    static var generation: AtomicWord { MemoWords.process.generation }
     /// How many reasons there are, in any task, for resolution to step off its fast path:
     /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
     /// instances being built (whose dependencies are recorded). While there are none, the
     /// fast path reads no thread-local or task-local state.
     private static var detours: AtomicWord { AtomicWord(static: IK_MEMO_DETOURS) }
-    /// The address of the shared table's current `Slots`.
-    private static var current: AtomicWord { AtomicWord(static: IK_MEMO_CURRENT) }
 
     /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
@@ -60,12 +55,25 @@ final class MemoTable: @unchecked Sendable {
         assert(before > 0, "InjectableKit: more detours ended than began")
     }
 
-    /// The entry word recorded for `keyPath` (an entry's address, with ``viewFlag`` if the
-    /// keypath reads the entry's view; ``plainGetter``; or 0 for a getter), if its slot was
-    /// recorded at `generation`; ``noSlot`` otherwise.
+    /// The entry word recorded for `keyPath` in the process core's table (an entry's address,
+    /// with ``viewFlag`` if the keypath reads the entry's view; ``plainGetter``; or 0 for a
+    /// getter), if its slot was recorded at `generation`; ``noSlot`` otherwise. Read from the
+    /// words at fixed addresses: no lazily made object on the way.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        let bits = current.loadAcquiring()
+        entryWord(for: keyPath, at: generation, in: MemoWords.process)
+    }
+
+    /// ``entryWord(for:at:)`` in this table, whichever core it belongs to.
+    func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
+        Self.entryWord(for: keyPath, at: generation, in: words)
+    }
+
+    @inline(__always)
+    private static func entryWord(
+        for keyPath: AnyKeyPath, at generation: UInt64, in words: MemoWords
+    ) -> UInt {
+        let bits = words.current.loadAcquiring()
         guard bits != 0 else { return noSlot }
         let table = Unmanaged<Slots>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         return table._withUnsafeGuaranteedRef {
@@ -85,9 +93,9 @@ final class MemoTable: @unchecked Sendable {
     /// How many keypath objects the table gives slots to, in all and for one key.
     let limit: Int
     let keyLimit: Int
-    private let isShared: Bool
-    /// A table of its own, for a table that is not `shared` (tests).
-    private var ownCurrent: AtomicWord { AtomicWord(inline: 0, of: self) }
+    /// Where the table publishes its current slots and reads its generation.
+    // NB: set once, in `init` (a core's own words are inside the table, found from `self`).
+    @exclusivity(unchecked) private(set) var words = MemoWords.process
     private let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
@@ -105,34 +113,22 @@ final class MemoTable: @unchecked Sendable {
     @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
     @exclusivity(unchecked) private var keptEntries: [Entry] = []
 
-    init(limit: Int, keyLimit: Int, isShared: Bool = false) {
+    init(limit: Int, keyLimit: Int, words place: MemoWords.Place) {
         self.limit = limit
         self.keyLimit = keyLimit
-        self.isShared = isShared
         tables = []
         AtomicWord.checkInlineWords(&inlineWords, of: self)
+        if case .own = place {
+            words = MemoWords(
+                current: AtomicWord(inline: 0, of: self),
+                generation: AtomicWord(inline: 1, of: self))
+        }
         publish(Slots(capacity: 64))
     }
 
     private func publish(_ table: Slots) {
         tables.append(table)
-        let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
-        if isShared {
-            Self.current.storeReleasing(bits)
-        } else {
-            ownCurrent.storeReleasing(bits)
-        }
-    }
-
-    /// ``entryWord(for:at:)`` of this table, for a table that is not `shared` (tests).
-    func ownEntryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        precondition(!isShared)
-        let table = Unmanaged<Slots>.fromOpaque(
-            UnsafeRawPointer(bitPattern: ownCurrent.loadAcquiring())!)
-        return table._withUnsafeGuaranteedRef {
-            $0.entryWord(
-                for: Self.address(of: keyPath), at: UInt(truncatingIfNeeded: generation))
-        }
+        words.current.storeReleasing(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
     }
 
     /// How many keypath objects wait for their second resolution (for tests of its bound).
@@ -203,15 +199,8 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { records.values.compactMap { $0.overrideBox?.replace(with: nil) } }
     }
 
-    /// The generation that remembering an override must have been read at: the shared
-    /// table's global one, or a test table's own.
-    private var currentGeneration: UInt64 {
-        if isShared { return UInt64(Self.generation.loadAcquiring()) }
-        return UInt64(ownGeneration.loadAcquiring())
-    }
-
-    /// The generation of a table that is not `shared` (tests), which they move themselves.
-    var ownGeneration: AtomicWord { AtomicWord(inline: 1, of: self) }
+    /// The generation that remembering an override must have been read at.
+    private var currentGeneration: UInt64 { UInt64(words.generation.loadAcquiring()) }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.
@@ -247,5 +236,28 @@ final class MemoTable: @unchecked Sendable {
     @inline(__always)
     static func address(of keyPath: AnyKeyPath) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque())
+    }
+}
+
+/// The two words a memo table publishes to its readers: the address of its current slots, and
+/// the generation its slots are checked against.
+struct MemoWords {
+    let current: AtomicWord
+    let generation: AtomicWord
+
+    /// Where a table's words are.
+    enum Place {
+        /// The process's words (``MemoWords/process``): the process core's table.
+        case process
+        /// Words inside the table: a second core's.
+        case own
+    }
+
+    /// The process core's words, kept in the C target at fixed addresses, so that the fast path
+    /// reads them without a lazily made object's check.
+    static var process: MemoWords {
+        MemoWords(
+            current: AtomicWord(static: IK_MEMO_CURRENT),
+            generation: AtomicWord(static: IK_MEMO_GENERATION))
     }
 }

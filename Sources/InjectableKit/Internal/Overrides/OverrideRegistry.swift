@@ -36,13 +36,12 @@ final class OverrideRegistry: @unchecked Sendable {
     /// `emptyFlag`'s and `changes`' words, first among the stored properties so that their
     /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var inlineWords: (empty: UInt, changes: UInt) = (1, 0)
-    @usableFromInline static let shared = OverrideRegistry(parent: nil, isLayer: false)
 
     /// The registry that `Injections.container`'s calls affect in this task: its innermost
     /// task-local layer, or the global registry.
     static var current: OverrideRegistry {
-        guard MemoTable.hasDetours else { return shared }
-        return Layers.current ?? shared
+        guard MemoTable.hasDetours else { return Core.shared.overrides }
+        return Layers.current ?? Core.shared.overrides
     }
 
     /// The enclosing layer, for a nested layer; `nil` for an outermost layer (the global
@@ -126,7 +125,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The registry a resolution here consults next: the enclosing layer, or the global
     /// registry beneath an outermost layer; `nil` for the global registry.
     var beneath: OverrideRegistry? {
-        isLayer ? (parent ?? Self.shared) : nil
+        isLayer ? (parent ?? Core.shared.overrides) : nil
     }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
@@ -368,7 +367,7 @@ final class OverrideRegistry: @unchecked Sendable {
                 }
                 // And what was built from them or from this registry's state, in any scope.
                 released.append(
-                    DependencyIndex.shared.invalidate(
+                    Core.shared.dependencies.invalidate(
                         roots: roots, keys: affected.keys, types: affected.types, in: serial))
                 // An override's own entries serve nothing once it is replaced.
                 if !removed.isEmpty {
@@ -386,7 +385,7 @@ final class OverrideRegistry: @unchecked Sendable {
             // the new overrides up (under this lock), so a box never serves a replaced one.
             if !isLayer {
                 invalidateMemos()
-                released.append(MemoTable.shared.forgetOverrides())
+                released.append(Core.shared.memo.forgetOverrides())
             }
             released.append(before)
             released.append(lookups)

@@ -43,7 +43,7 @@ enum AutoRegistration {
         }
         // Resolution's fast path skips `ensure()` for keys it has memo records for: make
         // them all stale, so that the next resolution of each takes the path that runs it.
-        OverrideRegistry.shared.invalidateMemos()
+        Core.shared.overrides.invalidateMemos()
     }
 
     private static func runIfNeeded() {

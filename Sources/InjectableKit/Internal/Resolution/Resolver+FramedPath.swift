@@ -43,7 +43,7 @@ extension Resolver {
         let registry: OverrideRegistry? =
             switch lookup {
             case .layered: Layers.current
-            case .unknown, .observed: OverrideRegistry.shared
+            case .unknown, .observed: Core.shared.overrides
             case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
@@ -61,8 +61,8 @@ extension Resolver {
             if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
-                if case .unknown = lookup, override.servedBy === OverrideRegistry.shared {
-                    MemoTable.shared.remember(
+                if case .unknown = lookup, override.servedBy === Core.shared.overrides {
+                    Core.shared.memo.remember(
                         keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
@@ -116,7 +116,7 @@ extension Resolver {
             building != nil || !pending.isEmpty ? registry.chain.map(\.serial) : [UInt64]()
         var added: (keys: [UInt64], types: [UInt64]) = ([], [])
         if let building {
-            added = DependencyIndex.shared.record(
+            added = Core.shared.dependencies.record(
                 building, key: keyPath, type: type, registries: chain)
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
@@ -138,7 +138,7 @@ extension Resolver {
             if byKey { keyRegistries = Array(chain[...index]) }
             typeRegistries = byKey ? [] : Array(chain[...index])
             if let building {
-                DependencyIndex.shared.unrecord(
+                Core.shared.dependencies.unrecord(
                     building, key: keyPath, type: type,
                     keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
                     typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
@@ -184,7 +184,7 @@ extension Resolver {
         guard let parent = ThreadState.current.frames.last, let override = parent.override,
             parent.keyPath == keyPath
         else { return nil }
-        let start = parent.layer ?? OverrideRegistry.shared
+        let start = parent.layer ?? Core.shared.overrides
         let servedBy = start.chain.first {
             $0.holds(override, forKey: keyPath, type: ObjectIdentifier(parent.valueType))
         }
@@ -240,6 +240,6 @@ extension Resolver {
         } else {
             learned = frame.helperCount == 0 ? .plainGetter : .getter
         }
-        MemoTable.shared.remember(keyPath, learned, generation: generation)
+        Core.shared.memo.remember(keyPath, learned, generation: generation)
     }
 }

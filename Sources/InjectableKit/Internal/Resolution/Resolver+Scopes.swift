@@ -75,7 +75,7 @@ extension Resolver {
             owner?.helperFound(entry)
             // Recorded before the entry is read, for the same reason as a key's edge.
             if let building = thread.buildStack.last {
-                DependencyIndex.shared.record(building, entry: entry)
+                Core.shared.dependencies.record(building, entry: entry)
             }
             // Noted before the entry is read, in every frame its value may flow into: those
             // enclosing the helper's own.
@@ -109,12 +109,12 @@ extension Resolver {
     /// helper builds.
     private static func recordPending(_ pending: PendingReads, as entry: Entry) {
         for key in pending.keys {
-            DependencyIndex.shared.record(
+            Core.shared.dependencies.record(
                 entry, key: key.key, type: key.type, keyRegistries: key.keyRegistries,
                 typeRegistries: key.typeRegistries)
         }
         for read in pending.entries {
-            DependencyIndex.shared.record(entry, entry: read.entry)
+            Core.shared.dependencies.record(entry, entry: read.entry)
         }
     }
 }

@@ -15,7 +15,7 @@ import CInjectableAtomics
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
-    // threads read under `BuildCoordinator.lock`, and `waitingForLazy`, which they read under
+    // threads read under `Core.shared.builds.lock`, and `waitingForLazy`, which they read under
     // `LazyOnce.condition`, while this thread waits.
     // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
     // set lookup on every access) for state that only its own thread mutates.

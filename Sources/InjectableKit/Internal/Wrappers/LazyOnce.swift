@@ -236,8 +236,10 @@ class LazyOnce: @unchecked Sendable {
             {
                 continue
             }
-            // Entries' builders and waits are guarded by `BuildCoordinator.lock`.
-            if let circle = BuildCoordinator.lock.withLock({ waitingCircle(from: thread, for: key) }
+            // Entries' builders and waits are guarded by `Core.shared.builds.lock`.
+            if let circle = Core.shared.builds.lock.withLock({
+                waitingCircle(from: thread, for: key)
+            }
             ) {
                 condition.unlock()
                 Failure.crossThreadLazyCycle(circle)
