@@ -115,7 +115,7 @@ let count = Int(CommandLine.arguments[2])!
 guard let loop = loops[scenario] else { fatalError("unknown scenario \(scenario)") }
 container.register(\.countOverridden) { Thing() }
 let held = container.resolve(\.countShared)  // a shared instance stays alive while measured
-loop(2)  // a call site takes the common path from its second resolution
+loop(2)  // a call site takes the fast path from its second resolution
 loop(count)
 withExtendedLifetime(held) {}
 EOF
