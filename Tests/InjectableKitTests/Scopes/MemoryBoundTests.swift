@@ -15,7 +15,7 @@ extension GlobalContainerTests {
             let entriesBefore = Injections.Scope.boundScope.storage.entryCount
             let edgesBefore = DependencyIndex.shared.edgeCount
             var edgesAfterRound: [Int] = []
-            let ids = stressSize(quick: 5_000, full: 20_000)
+            let ids = stressSize(quick: 3_000, full: 20_000)
             for round in 1...3 {
                 for id in 0..<ids {
                     _ = Injections.container.resolve(\.[boundCached: id])
@@ -26,8 +26,8 @@ extension GlobalContainerTests {
                     "round \(round)")
                 edgesAfterRound.append(DependencyIndex.shared.edgeCount)
             }
-            // Suites running in parallel record edges of their own: a margin for them, well
-            // below the `ids` (5,000 or more) a round would leave behind.
+            // Suites running in parallel record edges of their own: a margin for them, below the
+            // `ids` (3,000 or more) a round would leave behind.
             #expect(edgesAfterRound[2] <= edgesAfterRound[0] + 2_000)
             for (round, edges) in zip(1..., edgesAfterRound) {
                 #expect(edges <= edgesBefore + 2_000, "round \(round)")
@@ -36,14 +36,15 @@ extension GlobalContainerTests {
 
         @Test func releasedSharedArgumentInstancesDoNotKeepTheirEntries() {
             let before = Injections.Scope.shared.storage.entryCount
-            for id in 0..<20_000 {
+            let ids = stressSize(quick: 5_000, full: 20_000)
+            for id in 0..<ids {
                 _ = Injections.container.resolve(\.[boundShared: id])
             }
             // A new argument value: a chance to prune what the released ones left.
-            _ = Injections.container.resolve(\.[boundShared: 20_000])
+            _ = Injections.container.resolve(\.[boundShared: ids])
             let after = Injections.Scope.shared.storage.entryCount
             #expect(after - before < 2_000)
-            Injections.Scope.shared.reset()  // not to leave 20,000 entries behind
+            Injections.Scope.shared.reset()  // not to leave thousands of entries behind
         }
     }
 }
