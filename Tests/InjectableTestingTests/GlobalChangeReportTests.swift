@@ -166,7 +166,7 @@ struct GlobalInjectionsTurnTests {
                     ) {
                         Injections.container.register(\.globalTurnClock) { FixedClock(now: name) }
                         var held = true
-                        for _ in 0..<20 {
+                        for _ in 0..<5 {
                             try await Task.sleep(for: .milliseconds(1))
                             held =
                                 held && Injections.container.resolve(\.globalTurnClock).now == name
