@@ -3,11 +3,13 @@ import Foundation
 import InjectableKit
 import Testing
 
-// One serialized suite, and every tour in a child process (an exit test): the tour registers
-// overrides on the process-wide container and calls `Injections.Scope.resetAll()`. Run in this
-// process, it would race the other targets' suites, which `swift test` runs in parallel with
-// this one, and they would race it (their `Injections.container.reset()` drops its mocks).
-@Suite(.serialized) struct TourTests {
+// Every tour runs in a child process (an exit test): the tour registers overrides on the
+// process-wide container and calls `Injections.Scope.resetAll()`. Run in this process, it would
+// race the other targets' suites, which `swift test` runs in parallel with this one, and they
+// would race it (their `Injections.container.reset()` drops its mocks). The tour prints the same
+// lines on every run (`tourIsShortAndTheSameOnEveryRun` checks it), so the tests that read its
+// lines share one run for each `mocks` value (`TourRuns`).
+@Suite struct TourTests {
     @Test func liveTourShowsLiveScreensFirstThenMocks() async throws {
         let lines = try await tourOutput(mocks: false)
         let first = section(1, of: lines)
@@ -106,7 +108,7 @@ import Testing
     @Test(arguments: [false, true])
     func tourIsShortAndTheSameOnEveryRun(mocks: Bool) async throws {
         let first = try await tourOutput(mocks: mocks)
-        #expect(try await tourOutput(mocks: mocks) == first)
+        #expect(try await runTour(mocks: mocks) == first)
         #expect((80...110).contains(first.count))
     }
 
@@ -248,8 +250,41 @@ private func demoOutput(_ arguments: [String]) throws -> [String] {
         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
 
-/// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+/// The lines the tour prints, from the suite's one run of it for `mocks` (see `TourRuns`).
 private func tourOutput(
+    mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [String] {
+    let (run, startedHere) = await TourRuns.shared.run(mocks: mocks)
+    do {
+        return try await run.value
+    } catch {
+        // The test that started the run has the child process's failure; the others fail too.
+        if !startedHere {
+            Issue.record(
+                "The tour's run (mocks: \(mocks)) failed: see the test that started it",
+                sourceLocation: sourceLocation)
+        }
+        throw error
+    }
+}
+
+/// One run of the tour for each `mocks` value, started by the first test that asks for it.
+private actor TourRuns {
+    static let shared = TourRuns()
+    private var runs: [Bool: Task<[String], any Error>] = [:]
+
+    /// - Returns: The run, and whether this call started it.
+    func run(mocks: Bool) -> (Task<[String], any Error>, startedHere: Bool) {
+        if let run = runs[mocks] { return (run, false) }
+        // Not detached: the task keeps the asking test's context, which the exit test needs.
+        let run = Task { try await runTour(mocks: mocks) }
+        runs[mocks] = run
+        return (run, true)
+    }
+}
+
+/// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+private func runTour(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {
     let result = try await #require(

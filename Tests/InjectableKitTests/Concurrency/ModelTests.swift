@@ -6,7 +6,7 @@ import Testing
 // A model-based test: seeded random sequences of operations, run against the container and
 // against `ContainerModel`, a small, obviously correct description of what the container
 // promises. Every resolution's result must agree. A failure prints the seed; set
-// INJECTABLEKIT_MODEL_SEED to replay that one sequence. Each run draws new seeds: 300
+// INJECTABLEKIT_MODEL_SEED to replay that one sequence. Each run draws new seeds: 50
 // sequences by default, 3,000 with INJECTABLEKIT_STRESS=full.
 
 /// The instances the model test resolves: told apart by serial number (not by address, which
@@ -256,7 +256,7 @@ extension GlobalContainerTests {
                 return
             }
             var seeds = SplitMix64(state: UInt64(Date().timeIntervalSince1970))
-            for _ in 0..<stressSize(quick: 300, full: 3_000) {
+            for _ in 0..<stressSize(quick: 50, full: 3_000) {
                 let seed = seeds.next()
                 if let failure = Self.run(seed: seed, length: 40) {
                     Issue.record(

@@ -6,8 +6,8 @@ import Testing
 // Bounded stress: many threads resolve every scope while others register, reset, push, pop
 // and reset scopes. Each case stops by itself within seconds and fails (not hangs) if it
 // stalls. CI runs this suite in debug and release builds, and under both sanitizers. The
-// rounds are `stressSize(quick:full:)`: by default a tenth of the full size, with as many
-// threads.
+// rounds are `stressSize(quick:full:)`: by default a fortieth to a quarter of the full size,
+// with as many threads.
 
 final class StressValue: Sendable {
     let label: String
@@ -70,7 +70,7 @@ extension GlobalContainerTests {
 
         @Test func resolvingEveryScopeWhileOthersChangeTheContainerStaysConsistent() {
             let wrong = Guarded<[String]>([])
-            let rounds = stressSize(quick: 2_000, full: 20_000)
+            let rounds = stressSize(quick: 500, full: 20_000)
             let finished = runOnThreads(8, timeout: 60) { thread in
                 var generator = SplitMix64(state: UInt64(thread) &+ 0x5EED)
                 let container = Injections.container
@@ -113,7 +113,7 @@ extension GlobalContainerTests {
 
         @Test func pushAndPopOnManyThreadsLeaveTheRegistryAsTheyFoundIt() {
             Injections.container.reset()
-            let rounds = stressSize(quick: 500, full: 5_000)
+            let rounds = stressSize(quick: 125, full: 5_000)
             let finished = runOnThreads(6, timeout: 60) { thread in
                 let container = Injections.container
                 for _ in 0..<rounds {
@@ -128,7 +128,7 @@ extension GlobalContainerTests {
         }
 
         @Test func cachedAndApplicationInstancesAreBuiltOncePerReset() {
-            let rounds = 200
+            let rounds = stressSize(quick: 50, full: 200)
             let cachedBefore = StressCounters.cachedBuilds.count
             let applicationBefore = StressCounters.applicationBuilds.count
             for _ in 0..<rounds {

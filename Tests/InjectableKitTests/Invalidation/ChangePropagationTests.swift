@@ -96,7 +96,7 @@ extension GlobalContainerTests {
                 }
             }
             var stale: [String] = []
-            for round in 1...stressSize(quick: 60, full: 300) {
+            for round in 1...stressSize(quick: 30, full: 300) {
                 let expected: String
                 if round % 2 == 0 {
                     container.reset(\.levelLeaf)
@@ -182,7 +182,7 @@ extension GlobalContainerTests {
                     }
                 }
             }
-            for _ in 0..<stressSize(quick: 150, full: 500) {
+            for _ in 0..<stressSize(quick: 50, full: 500) {
                 container.register(\.atomicLookup) { LevelLeaf("key") }  // key and type
                 container.reset(LevelLeaf.self)  // key
                 container.register { LevelLeaf("type") }  // key and type

@@ -1,0 +1,70 @@
+import InjectableKit
+import Synchronization
+import Testing
+
+@testable import InjectableTesting
+
+extension Injections {
+    var globalProbeClock: any Clock { SystemClock() }
+    var globalTurnClock: any Clock { SystemClock() }
+}
+
+/// The explicit spelling for suites that use the global container on purpose: no report, and
+/// the overrides restored after each test. Serialized, and its key is its own.
+@Suite(.serialized, .globalInjections) struct GlobalInjectionsTraitTests {
+    @Test func aSuiteMarkedGlobalChangesTheGlobalOverridesWithoutReports() async {
+        Injections.container.register(\.globalProbeClock) { FixedClock(now: "global") }
+        defer { Injections.container.reset(\.globalProbeClock) }
+        // Seen outside any layer, from a detached task too: the change is global.
+        let seen = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }
+            .value
+        #expect(seen == "global")
+    }
+
+    @Test func theOverridesAreRestoredAfterEachTest() async throws {
+        try await GlobalInjectionsTrait().provideScope(
+            for: try #require(Test.current), testCase: Test.Case.current
+        ) {
+            Injections.container.register(\.globalProbeClock) { FixedClock(now: "inner") }
+        }
+        let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
+        #expect(now == "live")
+    }
+}
+
+/// Test cases of two `.globalInjections` suites that run at once take turns: each keeps its
+/// global override for its whole run. The key is this suite's own.
+struct GlobalInjectionsTurnTests {
+    @Test func globalTestCasesOfTwoSuitesTakeTurns() async throws {
+        let test = try #require(Test.current)
+        let kept = Kept()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in ["first", "second"] {
+                group.addTask {
+                    try await GlobalInjectionsTrait().provideScope(
+                        for: test, testCase: Test.Case.current
+                    ) {
+                        Injections.container.register(\.globalTurnClock) { FixedClock(now: name) }
+                        var held = true
+                        for _ in 0..<5 {
+                            try await Task.sleep(for: .milliseconds(1))
+                            held =
+                                held && Injections.container.resolve(\.globalTurnClock).now == name
+                        }
+                        kept.record(name, held)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(kept.all == ["first": true, "second": true])
+        #expect(Injections.container.resolve(\.globalTurnClock).now == "live")
+    }
+}
+
+/// Whether each test case kept its override, from the tasks that ran them.
+private final class Kept: Sendable {
+    private let kept = Mutex<[String: Bool]>([:])
+    func record(_ name: String, _ held: Bool) { kept.withLock { $0[name] = held } }
+    var all: [String: Bool] { kept.withLock { $0 } }
+}
