@@ -1,3 +1,4 @@
+import CInjectableAtomics
 import Foundation
 
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
@@ -69,12 +70,15 @@ class LazyOnce: @unchecked Sendable {
     }
     /// Until the first read: the `LayerTicket` of the layer where it resolves, if any (let go
     /// of once it has). Once replaced: the box of the replacing value. (One field for both: a
-    /// field more would cost the making of every wrapper.)
-    @exclusivity(unchecked) private final var held: LazyHeld?
+    /// field more would cost the making of every wrapper.) Spelled `Optional<…>`, which Swift
+    /// does not start as `nil` before `init` sets it: `init`'s store releases nothing.
+    @exclusivity(unchecked) @usableFromInline final var held: Optional<LazyHeld>
+    /// The wrapper's key: what a first read resolves, and what messages name.
+    @usableFromInline final let key: AnyKeyPath
 
     @usableFromInline static var unresolved: UInt { 0 }
     @usableFromInline static var resolved: UInt { 1 }
-    static var waitedFor: UInt { 2 }
+    @usableFromInline static var waitedFor: UInt { 2 }
     @usableFromInline static var replaced: UInt { 4 }
     /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
     /// reads of an assigned wrapper hold it only to copy a reference.
@@ -85,10 +89,44 @@ class LazyOnce: @unchecked Sendable {
     /// How often a waiter looks again for a circle of waiting threads.
     static let circleCheckInterval: TimeInterval = 0.05
 
+    /// Inlined where the wrapper is made: with no layer alive anywhere, making the wrapper
+    /// reads one static word and calls nothing. (`LazyOnce.`, not `Self.`: an initializer that
+    /// names its dynamic `Self` is not inlined into another module.)
+    @inlinable @inline(__always)
+    init(_ key: AnyKeyPath) {
+        self.key = key
+        held = LazyOnce.mayBeInLayer ? LazyOnce.ticket() : nil
+        assert(
+            LazyOnce.isInlineWord(&stateWord, of: self),
+            "InjectableKit: an object's inline atomic words are its first stored property")
+    }
+
+    /// Whether an override layer may be in effect: `MemoTable.hasDetours` (each live layer is
+    /// a detour), read inline where a wrapper is made.
+    @inlinable
+    static var mayBeInLayer: Bool {
+        ik_load_relaxed(ik_static_word_address(IK_MEMO_DETOURS)) != 0
+    }
+
+    /// The ticket of the layer in effect, if any (`LayerTicket.current`).
     @usableFromInline
-    init() {
-        held = LayerTicket.current
-        AtomicWord.checkInlineWords(&stateWord, of: self)
+    static func ticket() -> LazyHeld? {
+        LayerTicket.current
+    }
+
+    /// Whether `storage` is where `state` finds the word (see `AtomicWord.checkInlineWords`).
+    @usableFromInline
+    static func isInlineWord(_ storage: UnsafeMutableRawPointer, of object: LazyOnce) -> Bool {
+        storage == _getUnsafePointerToStoredProperties(object)
+    }
+
+    /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
+    /// `word(of:)`).
+    @usableFromInline
+    static var resolvingWord: UInt {
+        let me = ThreadState.currentAddress
+        assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
+        return me
     }
 
     /// The wrapper, as users write it, for messages.
@@ -117,16 +155,19 @@ class LazyOnce: @unchecked Sendable {
     /// A read that found the value not stored: makes this thread the resolver if there is
     /// none, or else waits until the resolver has stored the value.
     ///
-    /// - Parameter key: The wrapper's key, to name it if the wait would never end. (Kept by
-    ///   the wrapper rather than here: the read has it at hand, without a retain.)
     /// - Returns: Whether this thread resolves the key, and where, or reads the stored value.
-    @usableFromInline
-    final func begin(for key: AnyKeyPath) -> FirstRead {
-        let me = ThreadState.currentAddress
-        assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
+    @inlinable @inline(__always)
+    final func begin() -> FirstRead {
+        let me = Self.resolvingWord
         if state.compareExchangeAcquiringOnFailureToo(expected: Self.unresolved, desired: me) {
             return held == nil ? .resolve : .resolveInLayer
         }
+        return settle()
+    }
+
+    /// `begin`, when the word was not unresolved: reads the stored value, or waits for it.
+    @usableFromInline
+    final func settle() -> FirstRead {
         // Loaded again after the swap failed: a state at least as new as the one it found
         // (the word never goes back to unresolved).
         let found = state.loadAcquiring()
@@ -152,7 +193,7 @@ class LazyOnce: @unchecked Sendable {
     ///
     /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), to release
     ///   once no lock is held.
-    final func replace(for key: AnyKeyPath, with box: LazyHeld) -> LazyHeld? {
+    final func replace(with box: LazyHeld) -> LazyHeld? {
         let me = ThreadState.currentAddress
         while true {
             let word = state.loadAcquiring()
@@ -196,18 +237,19 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
-    @usableFromInline
+    @inlinable @inline(__always)
     final func end() {
         let previous = state.exchangeAcquiringAndReleasing(Self.resolved)
         assert(
-            previous & ~Self.waitedFor == ThreadState.currentAddress,
+            previous & ~Self.waitedFor == Self.resolvingWord,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
         Self.wakeWaiters()
     }
 
     /// Wakes the threads waiting for first reads.
-    private static func wakeWaiters() {
+    @usableFromInline
+    static func wakeWaiters() {
         let condition = Self.condition
         condition.lock()
         condition.broadcast()
