@@ -16,7 +16,9 @@ import Foundation
 /// | replaced | `replaced` (4) |
 ///
 /// Transitions, one method per event:
-/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves.
+/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves. (The
+///   swap is inlined where the wrapper is read; a read that finds another state goes on in
+///   `settle`.)
 /// - `wait`, a read on U ≠ T: resolving by T → resolving by T, waited for (compare-and-swap,
 ///   under `LazyOnce.condition`); U sleeps on the condition until the word is resolved.
 /// - `end`, T has stored the value: resolving by T, waited for or not → resolved (exchange);
@@ -58,8 +60,8 @@ import Foundation
 ///    next look finds it.)
 @usableFromInline
 class LazyOnce: @unchecked Sendable {
-    // @unchecked: `state` is atomic, and `held` is touched only by the resolver, then under
-    // `replacementLock` (invariant 2).
+    // @unchecked: `state` is atomic, `key` immutable, and `held` is touched only by the
+    // resolver, then under `replacementLock` (invariant 2).
     // NB: @exclusivity(unchecked): `held` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
     /// The state word, first among the stored properties so that its address is a fixed offset

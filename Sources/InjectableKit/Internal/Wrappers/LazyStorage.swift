@@ -4,12 +4,12 @@
 /// that neither making the storage nor reading it needs the metadata of a type made from the
 /// value's (`Optional<Service>`, `LazyStorage<Service>`), which unspecialised code looks up at
 /// run time on every call. A class instance is kept as its reference; any other value in a
-/// ``LazyBox``. The wrapper holds only this object, which holds the key: reading the property
-/// copies one reference out of the owner, and the key goes with the storage.
+/// ``LazyBox``. The wrapper holds only this object, whose once-state holds the key: reading the
+/// property copies one reference out of the owner.
 @usableFromInline
 final class LazyStorage: LazyOnce, @unchecked Sendable {
-    // @unchecked: `key` is immutable; `stored` and `boxed` are written by the one resolver
-    // before it publishes them, and read only after (see `LazyOnce`, invariant 2).
+    // @unchecked: `stored` and `boxed` are written by the one resolver before it publishes
+    // them, and read only after (see `LazyOnce`, invariant 2).
     // NB: @exclusivity(unchecked): the once-state keeps the write apart from every read, so
     // the run-time exclusivity check (a thread-local access set lookup) would find nothing.
     /// The value: the instance itself, or, if `boxed`, a `LazyBox` holding it.

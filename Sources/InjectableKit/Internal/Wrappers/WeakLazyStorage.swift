@@ -5,7 +5,7 @@
 /// kept as its bytes, without a retain, and read only while the weak reference says the object
 /// is alive.
 final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
-    // @unchecked: `key` and `resolve` are immutable; `object` and `unretained`'s contents are
+    // @unchecked: `resolve` is immutable; `object` and `unretained`'s contents are
     // written by the one resolver before it publishes them, and read only after (see
     // `LazyOnce`, invariant 2). Reading a weak reference on several threads at once is safe.
     private let resolve: () -> Service?
