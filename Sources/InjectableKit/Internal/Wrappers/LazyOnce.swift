@@ -1,4 +1,3 @@
-import CInjectableAtomics
 import Foundation
 
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
@@ -91,29 +90,16 @@ class LazyOnce: @unchecked Sendable {
     /// How often a waiter looks again for a circle of waiting threads.
     static let circleCheckInterval: TimeInterval = 0.05
 
-    /// Inlined where the wrapper is made: with no layer alive anywhere, making the wrapper
-    /// reads one static word and calls nothing. (`LazyOnce.`, not `Self.`: an initializer that
-    /// names its dynamic `Self` is not inlined into another module.)
+    /// Inlined where the wrapper is made, which then calls into the library only for
+    /// `capturedLayer()`. (`LazyOnce.`, not `Self.`: an initializer that names its dynamic
+    /// `Self` is not inlined into another module.)
     @inlinable @inline(__always)
     init(_ key: AnyKeyPath) {
         self.key = key
-        held = LazyOnce.mayBeInLayer ? LazyOnce.ticket() : nil
+        held = capturedLayer()
         assert(
             LazyOnce.isInlineWord(&stateWord, of: self),
             "InjectableKit: an object's inline atomic words are its first stored property")
-    }
-
-    /// Whether an override layer may be in effect: `MemoTable.hasDetours` (each live layer is
-    /// a detour), read inline where a wrapper is made.
-    @inlinable
-    static var mayBeInLayer: Bool {
-        ik_load_relaxed(ik_static_word_address(IK_MEMO_DETOURS)) != 0
-    }
-
-    /// The ticket of the layer in effect, if any (`LayerTicket.current`).
-    @usableFromInline
-    static func ticket() -> LazyHeld? {
-        LayerTicket.current
     }
 
     /// Whether `storage` is where `state` finds the word (see `AtomicWord.checkInlineWords`).
@@ -364,6 +350,15 @@ class LazyOnce: @unchecked Sendable {
         assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
         return word
     }
+}
+
+/// The ticket of the layer in effect, for a lazy wrapper being made (`LayerTicket.current`):
+/// with no layer alive anywhere, one load of the detours word. A function of the library's, not
+/// inlined into the module making the wrapper: the word is the library's own symbol, which a
+/// module linking the library dynamically cannot reach.
+@usableFromInline
+func capturedLayer() -> LazyHeld? {
+    LayerTicket.current
 }
 
 /// What a lazy wrapper's once-state holds besides its value: the layer's ticket until the
