@@ -19,9 +19,7 @@
 /// where it is first read, in the layer in effect there, if any.
 @propertyWrapper
 public struct LazyInjectable<Service> {
-    // nonisolated(unsafe): a keypath is an immutable object, which every read only applies.
-    @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
-    /// Shared by copies of the owner.
+    /// Shared by copies of the owner; holds the key.
     @usableFromInline let storage: LazyStorage
 
     /// Remembers the key; nothing is resolved until the first access.
@@ -29,8 +27,7 @@ public struct LazyInjectable<Service> {
     /// - Parameter keyPath: The registration, for example `\.myService`.
     @inlinable
     public init(_ keyPath: KeyPath<Injections, Service>) {
-        self.keyPath = keyPath
-        storage = LazyStorage()
+        storage = LazyStorage(keyPath)
     }
 
     /// The instance, resolved on first access.
@@ -40,14 +37,14 @@ public struct LazyInjectable<Service> {
     /// assignment take a lock, where the first value's reads take none.)
     @inlinable
     public var wrappedValue: Service {
-        get { storage.value(keyPath) }
-        nonmutating set { storage.assign(newValue, for: keyPath) }
+        get { storage.value(as: Service.self) }
+        nonmutating set { storage.assign(newValue) }
     }
 
     /// The wrapper's controls: `$renderer.resolve()` and `$renderer.valueIfResolved`.
     @inlinable
     public var projectedValue: Projection {
-        Projection(keyPath: keyPath, storage: storage)
+        Projection(storage: storage)
     }
 
     /// What `$property` offers on a `@LazyInjectable` property.
@@ -60,13 +57,10 @@ public struct LazyInjectable<Service> {
     /// }
     /// ```
     public struct Projection {
-        // nonisolated(unsafe): a keypath is an immutable object, which every read only applies.
-        @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
         @usableFromInline let storage: LazyStorage
 
         @inlinable
-        init(keyPath: KeyPath<Injections, Service>, storage: LazyStorage) {
-            self.keyPath = keyPath
+        init(storage: LazyStorage) {
             self.storage = storage
         }
 
@@ -78,7 +72,7 @@ public struct LazyInjectable<Service> {
         /// - Returns: The instance the property now holds.
         @inlinable @discardableResult
         public func resolve() -> Service {
-            storage.resolveAgain(keyPath)
+            storage.resolveAgain(as: Service.self)
         }
 
         /// The instance, if the property was read (or assigned) already; `nil` otherwise,

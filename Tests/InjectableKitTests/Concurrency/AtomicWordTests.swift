@@ -33,7 +33,7 @@ import Testing
 
     @Test func anObjectsInlineWordIsItsFirstStoredProperty() {
         // The address `AtomicWord(inline:of:)` works out is the stored property Swift reads.
-        let once = LazyStorage()
+        let once = LazyStorage(\Injections.self)
         #expect(once.stateWord == LazyOnce.unresolved)
         once.state.storeRelaxed(LazyOnce.resolved)
         #expect(once.stateWord == LazyOnce.resolved)

@@ -10,11 +10,11 @@ extension Injections {
 /// `LazyFirstReadTests`. Nothing here resolves a key, so these run in parallel.
 @Suite struct LazyOnceTests {
     @Test func theFirstReadMakesItsThreadTheResolverUntilItEnds() {
-        let once = LazyOnce()
+        let once = LazyOnce(\Injections.lazyOnceProbe)
         #expect(once.phase == .unresolved)
         #expect(!once.isResolved)
         // Made outside any layer: resolved where it is read.
-        guard case .resolve = once.begin(for: \Injections.lazyOnceProbe) else {
+        guard case .resolve = once.begin() else {
             Issue.record("the first read resolves, where it is read")
             return
         }
@@ -25,10 +25,10 @@ extension Injections {
     }
 
     @Test func aReadAfterTheFirstEndedReadsTheValue() {
-        let once = LazyOnce()
-        _ = once.begin(for: \Injections.lazyOnceProbe)
+        let once = LazyOnce(\Injections.lazyOnceProbe)
+        _ = once.begin()
         once.end()
-        guard case .resolved = once.begin(for: \Injections.lazyOnceProbe) else {
+        guard case .resolved = once.begin() else {
             Issue.record("a later read resolves nothing")
             return
         }
@@ -38,9 +38,9 @@ extension Injections {
     @Test func aWrapperMadeInALayerHandsItsLayerToTheFirstRead() {
         let once = Injections.withOverrides { _ in
         } operation: {
-            LazyOnce()
+            LazyOnce(\Injections.lazyOnceProbe)
         }
-        guard case .resolveInLayer = once.begin(for: \Injections.lazyOnceProbe) else {
+        guard case .resolveInLayer = once.begin() else {
             Issue.record("the first read resolves, in the layer")
             return
         }
@@ -50,13 +50,12 @@ extension Injections {
     }
 
     @Test func aReplacementBeforeTheFirstReadMeansTheReadResolvesNothing() {
-        let once = LazyOnce()
-        let released = once.replace(
-            for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        let once = LazyOnce(\Injections.lazyOnceProbe)
+        let released = once.replace(with: LazyBox(Service("assigned")))
         #expect(released == nil)  // made outside any layer: no ticket to let go of
         #expect(once.phase == .replaced)
         #expect(!once.isResolved)  // the fast path's read is for the first value only
-        guard case .replaced = once.begin(for: \Injections.lazyOnceProbe) else {
+        guard case .replaced = once.begin() else {
             Issue.record("a read after a replacement reads the replacing value")
             return
         }
@@ -64,10 +63,10 @@ extension Injections {
     }
 
     @Test func aReplacementAfterTheFirstReadMovesResolvedToReplaced() {
-        let once = LazyOnce()
-        _ = once.begin(for: \Injections.lazyOnceProbe)
+        let once = LazyOnce(\Injections.lazyOnceProbe)
+        _ = once.begin()
         once.end()
-        _ = once.replace(for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        _ = once.replace(with: LazyBox(Service("assigned")))
         #expect(once.phase == .replaced)
         #expect(once.settled == .replaced)
     }
@@ -75,10 +74,9 @@ extension Injections {
     @Test func aReplacementBeforeTheFirstReadLetsGoOfTheLayer() {
         let once = Injections.withOverrides { _ in
         } operation: {
-            LazyOnce()
+            LazyOnce(\Injections.lazyOnceProbe)
         }
-        let released = once.replace(
-            for: \Injections.lazyOnceProbe, with: LazyBox(Service("assigned")))
+        let released = once.replace(with: LazyBox(Service("assigned")))
         #expect(released is LayerTicket)
         #expect((once.replacement() as? LazyBox<Service>)?.value.name == "assigned")
     }

@@ -15,7 +15,9 @@ import Foundation
 /// | replaced | `replaced` (4) |
 ///
 /// Transitions, one method per event:
-/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves.
+/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves. (The
+///   swap is inlined where the wrapper is read; a read that finds another state goes on in
+///   `settle`.)
 /// - `wait`, a read on U ≠ T: resolving by T → resolving by T, waited for (compare-and-swap,
 ///   under `LazyOnce.condition`); U sleeps on the condition until the word is resolved.
 /// - `end`, T has stored the value: resolving by T, waited for or not → resolved (exchange);
@@ -57,8 +59,8 @@ import Foundation
 ///    next look finds it.)
 @usableFromInline
 class LazyOnce: @unchecked Sendable {
-    // @unchecked: `state` is atomic, and `held` is touched only by the resolver, then under
-    // `replacementLock` (invariant 2).
+    // @unchecked: `state` is atomic, `key` immutable, and `held` is touched only by the
+    // resolver, then under `replacementLock` (invariant 2).
     // NB: @exclusivity(unchecked): `held` is touched by one thread at a time (invariant 2), so
     // the run-time exclusivity check would find nothing.
     /// The state word, first among the stored properties so that its address is a fixed offset
@@ -69,12 +71,15 @@ class LazyOnce: @unchecked Sendable {
     }
     /// Until the first read: the `LayerTicket` of the layer where it resolves, if any (let go
     /// of once it has). Once replaced: the box of the replacing value. (One field for both: a
-    /// field more would cost the making of every wrapper.)
-    @exclusivity(unchecked) private final var held: LazyHeld?
+    /// field more would cost the making of every wrapper.) Spelled `Optional<…>`, which Swift
+    /// does not start as `nil` before `init` sets it: `init`'s store releases nothing.
+    @exclusivity(unchecked) @usableFromInline final var held: Optional<LazyHeld>
+    /// The wrapper's key: what a first read resolves, and what messages name.
+    @usableFromInline final let key: AnyKeyPath
 
     @usableFromInline static var unresolved: UInt { 0 }
     @usableFromInline static var resolved: UInt { 1 }
-    static var waitedFor: UInt { 2 }
+    @usableFromInline static var waitedFor: UInt { 2 }
     @usableFromInline static var replaced: UInt { 4 }
     /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
     /// reads of an assigned wrapper hold it only to copy a reference.
@@ -85,10 +90,31 @@ class LazyOnce: @unchecked Sendable {
     /// How often a waiter looks again for a circle of waiting threads.
     static let circleCheckInterval: TimeInterval = 0.05
 
+    /// Inlined where the wrapper is made, which then calls into the library only for
+    /// `capturedLayer()`. (`LazyOnce.`, not `Self.`: an initializer that names its dynamic
+    /// `Self` is not inlined into another module.)
+    @inlinable @inline(__always)
+    init(_ key: AnyKeyPath) {
+        self.key = key
+        held = capturedLayer()
+        assert(
+            LazyOnce.isInlineWord(&stateWord, of: self),
+            "InjectableKit: an object's inline atomic words are its first stored property")
+    }
+
+    /// Whether `storage` is where `state` finds the word (see `AtomicWord.checkInlineWords`).
     @usableFromInline
-    init() {
-        held = LayerTicket.current
-        AtomicWord.checkInlineWords(&stateWord, of: self)
+    static func isInlineWord(_ storage: UnsafeMutableRawPointer, of object: LazyOnce) -> Bool {
+        storage == _getUnsafePointerToStoredProperties(object)
+    }
+
+    /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
+    /// `word(of:)`).
+    @usableFromInline
+    static var resolvingWord: UInt {
+        let me = ThreadState.currentAddress
+        assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
+        return me
     }
 
     /// The wrapper, as users write it, for messages.
@@ -117,16 +143,19 @@ class LazyOnce: @unchecked Sendable {
     /// A read that found the value not stored: makes this thread the resolver if there is
     /// none, or else waits until the resolver has stored the value.
     ///
-    /// - Parameter key: The wrapper's key, to name it if the wait would never end. (Kept by
-    ///   the wrapper rather than here: the read has it at hand, without a retain.)
     /// - Returns: Whether this thread resolves the key, and where, or reads the stored value.
-    @usableFromInline
-    final func begin(for key: AnyKeyPath) -> FirstRead {
-        let me = ThreadState.currentAddress
-        assert(me & (Self.resolved | Self.waitedFor) == 0, "an object's address is aligned")
+    @inlinable @inline(__always)
+    final func begin() -> FirstRead {
+        let me = Self.resolvingWord
         if state.compareExchangeAcquiringOnFailureToo(expected: Self.unresolved, desired: me) {
             return held == nil ? .resolve : .resolveInLayer
         }
+        return settle()
+    }
+
+    /// `begin`, when the word was not unresolved: reads the stored value, or waits for it.
+    @usableFromInline
+    final func settle() -> FirstRead {
         // Loaded again after the swap failed: a state at least as new as the one it found
         // (the word never goes back to unresolved).
         let found = state.loadAcquiring()
@@ -152,7 +181,7 @@ class LazyOnce: @unchecked Sendable {
     ///
     /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), to release
     ///   once no lock is held.
-    final func replace(for key: AnyKeyPath, with box: LazyHeld) -> LazyHeld? {
+    final func replace(with box: LazyHeld) -> LazyHeld? {
         let me = ThreadState.currentAddress
         while true {
             let word = state.loadAcquiring()
@@ -196,18 +225,19 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// The resolver has stored the value: publishes it, and wakes the threads waiting for it.
-    @usableFromInline
+    @inlinable @inline(__always)
     final func end() {
         let previous = state.exchangeAcquiringAndReleasing(Self.resolved)
         assert(
-            previous & ~Self.waitedFor == ThreadState.currentAddress,
+            previous & ~Self.waitedFor == Self.resolvingWord,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
         Self.wakeWaiters()
     }
 
     /// Wakes the threads waiting for first reads.
-    private static func wakeWaiters() {
+    @usableFromInline
+    static func wakeWaiters() {
         let condition = Self.condition
         condition.lock()
         condition.broadcast()
@@ -322,6 +352,15 @@ class LazyOnce: @unchecked Sendable {
         assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
         return word
     }
+}
+
+/// The ticket of the layer in effect, for a lazy wrapper being made (`LayerTicket.current`):
+/// with no layer alive anywhere, one load of the detours word. A function of the library's, not
+/// inlined into the module making the wrapper: the word is the library's own symbol, which a
+/// module linking the library dynamically cannot reach.
+@usableFromInline
+func capturedLayer() -> LazyHeld? {
+    LayerTicket.current
 }
 
 /// What a lazy wrapper's once-state holds besides its value: the layer's ticket until the

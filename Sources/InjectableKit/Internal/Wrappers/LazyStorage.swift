@@ -4,7 +4,8 @@
 /// that neither making the storage nor reading it needs the metadata of a type made from the
 /// value's (`Optional<Service>`, `LazyStorage<Service>`), which unspecialised code looks up at
 /// run time on every call. A class instance is kept as its reference; any other value in a
-/// ``LazyBox``.
+/// ``LazyBox``. The wrapper holds only this object, whose once-state holds the key: reading the
+/// property copies one reference out of the owner.
 @usableFromInline
 final class LazyStorage: LazyOnce, @unchecked Sendable {
     // @unchecked: `stored` and `boxed` are written by the one resolver before it publishes
@@ -18,27 +19,40 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
     /// `isObjectReference`), and either may store what the other reads.
     @usableFromInline @exclusivity(unchecked) var boxed = false
 
-    @usableFromInline
-    override init() {
-        super.init()
+    @inlinable @inline(__always)
+    override init(_ key: AnyKeyPath) {
+        super.init(key)
     }
 
-    /// The value, resolved from `key` by the first read; every read passes the same key.
+    /// The key, as the type it was made with: a `KeyPath<Injections, Service>` for the
+    /// `Service` every method is called with.
     @inlinable @inline(__always)
-    func value<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+    func keyPath<Service>(as _: Service.Type) -> KeyPath<Injections, Service> {
+        unsafeDowncast(key, to: KeyPath<Injections, Service>.self)
+    }
+
+    /// The value, resolved from the key by the first read.
+    @inlinable @inline(__always)
+    func value<Service>(as _: Service.Type) -> Service {
         if isResolved { return load(as: Service.self) }
-        return resolve(key)
+        return resolve(as: Service.self)
     }
 
     @inlinable
-    func resolve<Service>(_ key: KeyPath<Injections, Service>) -> Service {
+    func resolve<Service>(as _: Service.Type) -> Service {
         let value: Service
-        switch begin(for: key) {
+        switch begin() {
         case .resolved: return load(as: Service.self)
         case .replaced: return loadReplacement(as: Service.self)
         // Without a layer, the resolver's inlined path, as for `@Injectable`.
-        case .resolve: value = Resolver.resolve(key, token: 0, caller: nil)
-        case .resolveInLayer: value = resolveInLayer(key)
+        case .resolve:
+            // The key is this object's, which the caller keeps: read without a retain.
+            value = Unmanaged.passUnretained(key)._withUnsafeGuaranteedRef {
+                Resolver.resolve(
+                    unsafeDowncast($0, to: KeyPath<Injections, Service>.self), token: 0,
+                    caller: nil)
+            }
+        case .resolveInLayer: value = resolveInLayer(as: Service.self)
         }
         assert(stored == nil, "only the resolver stores the value, once")
         if isObjectReference(Service.self) {
@@ -80,25 +94,26 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
 
     /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
     @usableFromInline
-    func assign<Service>(_ value: Service, for key: KeyPath<Injections, Service>) {
-        let released = replace(for: key, with: LazyBox(value))
+    func assign<Service>(_ value: Service) {
+        let released = replace(with: LazyBox(value))
         withExtendedLifetime(released) {}  // the old value released outside the lock
     }
 
-    /// Resolves `key`, where this is called, and makes the result the value every read returns
-    /// from now on; a wrapper not read yet makes its first read instead.
+    /// Resolves the key, where this is called, and makes the result the value every read
+    /// returns from now on; a wrapper not read yet makes its first read instead.
     @usableFromInline
-    func resolveAgain<Service>(_ key: KeyPath<Injections, Service>) -> Service {
-        guard settled != nil else { return value(key) }
-        let fresh: Service = Resolver.resolve(key, token: 0, caller: nil)
-        assign(fresh, for: key)
+    func resolveAgain<Service>(as _: Service.Type) -> Service {
+        guard settled != nil else { return value(as: Service.self) }
+        let fresh: Service = Resolver.resolve(keyPath(as: Service.self), token: 0, caller: nil)
+        assign(fresh)
         return fresh
     }
 
     /// Resolves `key` in the layer the wrapper was made in (see `LayerTicket`).
     @usableFromInline
-    func resolveInLayer<Service>(_ key: KeyPath<Injections, Service>) -> Service {
-        LayerTicket.run(in: takeLayer()) { Resolver.resolve(key, token: 0, caller: nil) }
+    func resolveInLayer<Service>(as _: Service.Type) -> Service {
+        let key = keyPath(as: Service.self)
+        return LayerTicket.run(in: takeLayer()) { Resolver.resolve(key, token: 0, caller: nil) }
     }
 }
 

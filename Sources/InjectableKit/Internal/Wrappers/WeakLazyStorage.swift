@@ -5,10 +5,9 @@
 /// kept as its bytes, without a retain, and read only while the weak reference says the object
 /// is alive.
 final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
-    // @unchecked: `key` and `resolve` are immutable; `object` and `unretained`'s contents are
+    // @unchecked: `resolve` is immutable; `object` and `unretained`'s contents are
     // written by the one resolver before it publishes them, and read only after (see
     // `LazyOnce`, invariant 2). Reading a weak reference on several threads at once is safe.
-    private let key: AnyKeyPath
     private let resolve: () -> Service?
     private weak var object: AnyObject?
     /// The instance as a `Service`, copied bit for bit without a retain: never released.
@@ -17,9 +16,8 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
         if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
-        key = keyPath
         self.resolve = resolve
-        super.init()
+        super.init(keyPath)
     }
 
     deinit {
@@ -31,7 +29,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     var value: Service? {
         if isResolved { return read() }
         let fresh: Service?
-        switch begin(for: key) {
+        switch begin() {
         case .resolved: return read()
         case .replaced: return readReplacement()
         case .resolve: fresh = resolve()
@@ -61,7 +59,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// Makes `value` the one every read returns from now on, held weakly (see
     /// `LazyOnce.replace`).
     func assign(_ value: Service?) {
-        let released = replace(for: key, with: WeakBox(value))
+        let released = replace(with: WeakBox(value))
         withExtendedLifetime(released) {}  // released outside the lock
     }
 
