@@ -17,7 +17,8 @@ iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared unique second-module
-        override-same first-after-reset injectable-wrapper lazy-wrapper cached-collection)
+        override-same first-after-reset injectable-wrapper lazy-wrapper injectable-owner lazy-owner
+        cached-collection)
 fi
 
 mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
@@ -83,6 +84,8 @@ final class EagerOwner { @Injectable(\.countApplication) var thing }
 /// An owner whose dependency resolves on first read (`lazy-wrapper`).
 final class LazyOwner { @LazyInjectable(\.countApplication) var thing }
 @inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}
+/// Hands an owner to code the optimiser cannot see into, so that the owner is really made.
+@inline(never) @_optimize(none) func escape(_ owner: AnyObject) {}
 
 let container = Injections.container
 let loops: [String: (Int) -> Void] = [
@@ -107,6 +110,21 @@ let loops: [String: (Int) -> Void] = [
     "injectable-wrapper": { n in for _ in 0..<n { sink(EagerOwner().thing) } },
     // An owner made, its lazy dependency read once, and the owner dropped.
     "lazy-wrapper": { n in for _ in 0..<n { sink(LazyOwner().thing) } },
+    // The same two with the owner really made (an app's owners live on: view models, services).
+    "injectable-owner": { n in
+        for _ in 0..<n {
+            let owner = EagerOwner()
+            escape(owner)
+            sink(owner.thing)
+        }
+    },
+    "lazy-owner": { n in
+        for _ in 0..<n {
+            let owner = LazyOwner()
+            escape(owner)
+            sink(owner.thing)
+        }
+    },
     // A cached collection of two cached elements, already built.
     "cached-collection": { n in for _ in 0..<n { sink(container.resolve(\.countCollection)) } },
 ]

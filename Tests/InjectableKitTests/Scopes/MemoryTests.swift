@@ -72,7 +72,7 @@ extension GlobalContainerTests {
             _ = Injections.container.resolve(\.boundDependency)
             Injections.Scope.boundScope.reset()
             let entriesBefore = Injections.Scope.boundScope.storage.entryCount
-            let edgesBefore = DependencyIndex.shared.edgeCount
+            let edgesBefore = Core.shared.dependencies.edgeCount
             var edgesAfterRound: [Int] = []
             let ids = stressSize(quick: 3_000, full: 20_000)
             for round in 1...3 {
@@ -83,7 +83,7 @@ extension GlobalContainerTests {
                 #expect(
                     Injections.Scope.boundScope.storage.entryCount == entriesBefore,
                     "round \(round)")
-                edgesAfterRound.append(DependencyIndex.shared.edgeCount)
+                edgesAfterRound.append(Core.shared.dependencies.edgeCount)
             }
             // Suites running in parallel record edges of their own: a margin for them, below the
             // `ids` (3,000 or more) a round would leave behind.
