@@ -6,7 +6,7 @@ import Foundation
 /// Its states and the rules for moving between them are in `Internal/README.md`.
 @usableFromInline
 final class Entry: @unchecked Sendable {
-    // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`;
+    // @unchecked: the stored instance, its time-to-live closure and epoch are guarded by `lock`;
     // `construction` by `BuildCoordinator.lock` (see `Construction`); the `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
@@ -19,7 +19,7 @@ final class Entry: @unchecked Sendable {
         @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
     }
     @usableFromInline let holdsWeakly: Bool
-    /// Whether the instance has a time to live; then `expiry` says when it ends.
+    /// Whether the instance has a time to live; then `hasRunOut` says when it has ended.
     private var expires = false
     /// The cell's instance when the cell owns a class instance (a strong entry of a class type),
     /// here too so that reading it touches no other cache line.
@@ -44,7 +44,7 @@ final class Entry: @unchecked Sendable {
     var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    let timeToLive: Duration?
+    let timeToLive: TimeToLive?
 
     /// The instance, as the type the helper built it as (see `makeCell`); for a weak entry a
     /// cell that does not own it, valid while `object` is alive.
@@ -79,13 +79,13 @@ final class Entry: @unchecked Sendable {
     /// The thread constructing the instance right now, if any. Call with
     /// `BuildCoordinator.lock` locked.
     var builder: ThreadState? { construction.builder }
-    /// When the instance expires, if `expires`. Declared last and read out of line: its type
-    /// is resilient, so the fields after it and the code that touches it need run-time layout.
-    /// (Optional, so that an entry without a time to live never reads the clock.)
-    private var expiry: ContinuousClock.Instant?
+    /// Whether the instance has run out its time to live, if `expires` (see `TimeToLive`).
+    /// Read out of line. (Optional, so that an entry without a time to live never reads a
+    /// clock.)
+    private var hasRunOut: (@Sendable () -> Bool)?
 
     init(
-        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
+        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: TimeToLive?
     ) {
         self.key = key
         self.serial = nextSerial(IK_ENTRY_SERIALS)
@@ -131,7 +131,7 @@ final class Entry: @unchecked Sendable {
 
     @inline(never)
     private func hasExpired() -> Bool {
-        expiry.map { ContinuousClock.now >= $0 } ?? false
+        hasRunOut?() ?? false
     }
 
     /// Starts reading the instance a weak entry holds, if it is alive: like
@@ -397,6 +397,8 @@ final class Entry: @unchecked Sendable {
     private func store<Value>(_ value: Value, _ prepared: Prepared?, ifEpoch startEpoch: UInt64)
         -> (StoreOutcome, Detached)
     {
+        // Started before the lock is taken (it allocates): the instance's time runs from here.
+        let hasRunOut = holdsWeakly ? nil : timeToLive?.start()
         lock.lock()
         defer { lock.unlock() }
         assert(!construction.isRetired, "a building entry is never retired")
@@ -409,9 +411,9 @@ final class Entry: @unchecked Sendable {
         cell = prepared.cell
         object = prepared.object
         view = prepared.view
-        if !holdsWeakly, let timeToLive {
+        if let hasRunOut {
             expires = true
-            expiry = ContinuousClock.now.advanced(by: timeToLive)
+            self.hasRunOut = hasRunOut
         }
         return (.stored, old)
     }
