@@ -7,7 +7,9 @@ import Testing
 // overrides on the process-wide container and calls `Injections.Scope.resetAll()`. Run in this
 // process, it would race the other targets' suites, which `swift test` runs in parallel with
 // this one, and they would race it (their `Injections.container.reset()` drops its mocks).
+// The tests that run the tour in this process need iOS 18 and macOS 15, as the tour does.
 @Suite(.serialized) struct TourTests {
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func liveTourShowsLiveScreensFirstThenMocks() async throws {
         let lines = try await tourOutput(mocks: false)
         let first = section(1, of: lines)
@@ -24,6 +26,7 @@ import Testing
         #expect(second.last == "   pop() restores the saved overrides: live services again.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func mocksTourShowsMockScreensFirstThenLiveOnes() async throws {
         let lines = try await tourOutput(mocks: true)
         let first = section(1, of: lines)
@@ -38,12 +41,14 @@ import Testing
         #expect(second.last == "   pop() restores the saved overrides: mocks again.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func mocksReachTheAccountDetailThroughConstructorInjection() async throws {
         let detail = section(5, of: try await tourOutput(mocks: true))
         #expect(detail.contains("   Account #42 Mock savings"))
         #expect(!detail.contains { $0.contains("Interest") })
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func sharedViewModelIsReleasedWithItsLastScreen(mocks: Bool) async throws {
         let shared = section(3, of: try await tourOutput(mocks: mocks))
@@ -51,6 +56,7 @@ import Testing
         #expect(shared.contains("   Both closed: a weak reference to it is nil: yes"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func currentUserIsRegisteredAtLoginAndNilAfterLogout(mocks: Bool) async throws {
         let lines = try await tourOutput(mocks: mocks)
@@ -61,6 +67,7 @@ import Testing
         #expect(section(6, of: lines).contains("   After logout: currentUser = nil"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func argumentRegistrationIsCachedPerValue(mocks: Bool) async throws {
         let arguments = section(5, of: try await tourOutput(mocks: mocks))
@@ -69,6 +76,7 @@ import Testing
         #expect(arguments.contains("   The session has viewed: #42, #43"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func sessionScopeGivesANewSessionAfterLogout(mocks: Bool) async throws {
         let session = section(6, of: try await tourOutput(mocks: mocks))
@@ -77,6 +85,7 @@ import Testing
         #expect(session.contains("   The new session has viewed: nothing"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTerminalViewRendersAgainOnEachChangeOfItsViewModel() async throws {
         let view = section(7, of: try await tourOutput(mocks: false))
         #expect(
@@ -89,6 +98,7 @@ import Testing
             ])
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func applicationInstanceSurvivesResetAllButCachedOneDoesNot(mocks: Bool) async throws {
         let reset = section(8, of: try await tourOutput(mocks: mocks))
@@ -96,6 +106,7 @@ import Testing
         #expect(reset.contains("   \\.[account: 42] (cached): a new instance: yes"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func everyClaimTheTourChecksHolds(mocks: Bool) async throws {
         let lines = try await tourOutput(mocks: mocks)
@@ -103,6 +114,7 @@ import Testing
         #expect(lines.filter { $0.hasSuffix(": yes") }.count == 10)
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func tourIsShortAndTheSameOnEveryRun(mocks: Bool) async throws {
         let first = try await tourOutput(mocks: mocks)
@@ -110,6 +122,7 @@ import Testing
         #expect((80...110).contains(first.count))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tourLeavesTheContainerAsItFoundIt() async {
         await #expect(processExitsWith: .success) {
             for mocks in [false, true] {
@@ -124,6 +137,7 @@ import Testing
         }
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tourKeepsOverridesThatWereRegisteredBeforeIt() async {
         await #expect(processExitsWith: .success) {
             Injections.registerMockServices()
@@ -145,6 +159,7 @@ import Testing
         #expect(section(2, of: lines).contains { $0.contains("Ada Lovelace") })
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourRunsTwoTestsAtOnceEachSeeingOnlyItsOwnMock() async throws {
         let steps = section(9, of: try await tourOutput(mocks: false))
         #expect(steps.first == "9. Two tests at once, each in its own layer")
@@ -167,6 +182,7 @@ import Testing
         }
     #endif
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourShowsTheTraceVerifyACycleAndSeal() async throws {
         let lines = try await tourOutput(mocks: false)
         let trace = section(10, of: lines)
@@ -199,6 +215,7 @@ import Testing
         #expect(seal.last == "   The child process stopped there; the tour goes on.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourListsACollectionWithElementsFromTwoFeatureModules() async throws {
         let step = section(14, of: try await tourOutput(mocks: false))
         #expect(step.first == "14. A collection that feature modules contribute to")
@@ -249,6 +266,7 @@ private func demoOutput(_ arguments: [String]) throws -> [String] {
 }
 
 /// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 private func tourOutput(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {

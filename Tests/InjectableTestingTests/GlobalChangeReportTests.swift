@@ -1,5 +1,4 @@
 import InjectableKit
-import Synchronization
 import Testing
 
 @testable import InjectableTesting
@@ -77,7 +76,7 @@ struct GlobalChangeReportTests {
 struct UnlayeredResolutionReportTests {
     @Test func aResolutionInWorkThatLeftALayeredTestIsReportedOncePerKey() async throws {
         _ = Injections.container.resolve(\.detachedProbeClock)  // the key's name is learned
-        let seen = Mutex<[String]>([])
+        let seen = Guarded<[String]>([])
         let reports = try await TestIssueReporter.unattributedReports {
             try await InjectionsTrait.injections {
                 $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }
@@ -167,7 +166,7 @@ struct GlobalInjectionsTurnTests {
                         Injections.container.register(\.globalTurnClock) { FixedClock(now: name) }
                         var held = true
                         for _ in 0..<20 {
-                            try await Task.sleep(for: .milliseconds(1))
+                            try await Task.sleep(nanoseconds: 1_000_000)
                             held =
                                 held && Injections.container.resolve(\.globalTurnClock).now == name
                         }
@@ -184,7 +183,7 @@ struct GlobalInjectionsTurnTests {
 
 /// Whether each test case kept its override, from the tasks that ran them.
 private final class Kept: Sendable {
-    private let kept = Mutex<[String: Bool]>([:])
+    private let kept = Guarded<[String: Bool]>([:])
     func record(_ name: String, _ held: Bool) { kept.withLock { $0[name] = held } }
     var all: [String: Bool] { kept.withLock { $0 } }
 }

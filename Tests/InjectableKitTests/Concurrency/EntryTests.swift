@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import InjectableKit
@@ -162,7 +161,7 @@ private final class EntryBox: EntryShape, Sendable {}
 /// Results appended from several threads.
 private final class Results: Sendable {
     // Guarded by the mutex; the boxes are immutable and Sendable.
-    private let values = Mutex<[EntryBox?]>([])
+    private let values = Guarded<[EntryBox?]>([])
     func append(_ value: EntryBox?) { values.withLock { $0.append(value) } }
     var all: [EntryBox?] { values.withLock { $0 } }
 }

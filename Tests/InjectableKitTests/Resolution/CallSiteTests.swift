@@ -1,5 +1,4 @@
 import CallSiteFixtures
-import Synchronization
 import Testing
 
 @testable import InjectableKit

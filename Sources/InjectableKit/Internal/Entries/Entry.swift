@@ -6,7 +6,7 @@ import Foundation
 /// Its states and the rules for moving between them are in `Internal/README.md`.
 @usableFromInline
 final class Entry: @unchecked Sendable {
-    // @unchecked: the stored instance, its time-to-live closure and epoch are guarded by `lock`;
+    // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`;
     // `construction` by `BuildCoordinator.lock` (see `Construction`); the `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
@@ -19,7 +19,7 @@ final class Entry: @unchecked Sendable {
         @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
     }
     @usableFromInline let holdsWeakly: Bool
-    /// Whether the instance has a time to live; then `hasRunOut` says when it has ended.
+    /// Whether the instance has a time to live; then `expiry` says when it ends.
     private var expires = false
     /// The cell's instance when the cell owns a class instance (a strong entry of a class type),
     /// here too so that reading it touches no other cache line.
@@ -79,10 +79,9 @@ final class Entry: @unchecked Sendable {
     /// The thread constructing the instance right now, if any. Call with
     /// `BuildCoordinator.lock` locked.
     var builder: ThreadState? { construction.builder }
-    /// Whether the instance has run out its time to live, if `expires` (see `TimeToLive`).
-    /// Read out of line. (Optional, so that an entry without a time to live never reads a
-    /// clock.)
-    private var hasRunOut: (@Sendable () -> Bool)?
+    /// When the instance runs out its time to live, if `expires`, on `TimeToLive.now`'s clock.
+    /// (Read only if `expires`, so that an entry without a time to live never reads the clock.)
+    private var expiry: UInt64 = 0
 
     init(
         key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: TimeToLive?
@@ -131,7 +130,7 @@ final class Entry: @unchecked Sendable {
 
     @inline(never)
     private func hasExpired() -> Bool {
-        hasRunOut?() ?? false
+        TimeToLive.now >= expiry
     }
 
     /// Starts reading the instance a weak entry holds, if it is alive: like
@@ -397,8 +396,6 @@ final class Entry: @unchecked Sendable {
     private func store<Value>(_ value: Value, _ prepared: Prepared?, ifEpoch startEpoch: UInt64)
         -> (StoreOutcome, Detached)
     {
-        // Started before the lock is taken (it allocates): the instance's time runs from here.
-        let hasRunOut = holdsWeakly ? nil : timeToLive?.start()
         lock.lock()
         defer { lock.unlock() }
         assert(!construction.isRetired, "a building entry is never retired")
@@ -411,9 +408,9 @@ final class Entry: @unchecked Sendable {
         cell = prepared.cell
         object = prepared.object
         view = prepared.view
-        if let hasRunOut {
+        if !holdsWeakly, let timeToLive {
             expires = true
-            self.hasRunOut = hasRunOut
+            expiry = timeToLive.expiryFromNow
         }
         return (.stored, old)
     }
