@@ -14,6 +14,31 @@
 // Names are matched as words: a name the library declares itself, a member (`.name`) or an
 // argument label (`name:`) is not taken for a system one. Members of system types are not
 // tracked, except for the rows that name them (`Type.member`), whose versions are checked.
+//
+// Then every use of something above the deployment floor (iOS 13, macOS 10.15, tvOS 13,
+// watchOS 6, visionOS 1), in Sources, Demo and Tests, must be inside code available where it
+// is (Linux ignores `@available`, so this stands in for the Apple compiler's check):
+//
+// - what is above the floor: a name of the toolchain's Swift, Synchronization and Observation
+//   modules whose earliest overload is (its own versions), a row marked `above` (a top-level
+//   name, or `Type.member(label:...)` called as such; a protocol's requirement, such as
+//   `AsyncSequence.Failure`, is not told: a conforming type may declare it at any version, and
+//   `for await` chooses what to call), and the project's own declarations that are (an
+//   `@available` of their own, or of the extension they are members of; a name also declared
+//   at the floor is left out, and a function is told by its call's argument labels, so
+//   `cached(X())` is not `cached(X(), timeToLive:)`; a call with only a trailing closure is told
+//   only on a member, `.verify { }`);
+// - what covers a use: an `@available` on a declaration around it (found by matching braces: a
+//   block belongs to the last statement before it, with its attributes and continued lines),
+//   or on the declaration whose header or line holds it; an `if #available` block; the rest of
+//   the block after a `guard #available`. Comments, string literals and `#if` lines are blanked
+//   first, and both branches of an `#if` are checked. A use inside an `@available` lower than
+//   what it needs fails as one outside any;
+// - every `@available`/`#available` above the floor names the five platforms, then `*`, with
+//   the versions of one system generation that a row gives (iOS 17 goes with macOS 14).
+//
+// The self-test (SelfTest/Snippets.swift, never compiled) marks the lines that must be flagged;
+// the check fails unless it flags exactly those, so it cannot pass by finding nothing.
 import Foundation
 
 let platforms = ["iOS", "macOS", "tvOS", "watchOS", "visionOS"]
@@ -555,7 +580,11 @@ struct ScannedFile {
             first -= 1
         }
         let start = headerStart + lines[first].start
-        return (start, String(decoding: code[start..<end], as: UTF8.self))
+        return (
+            start,
+            String(decoding: code[start..<end], as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        )
     }
 
     private mutating func scan() {
@@ -927,7 +956,10 @@ for location in marked.subtracting(flagged).sorted() {
 }
 
 if failures.isEmpty {
-    print("availability: \(rows.count) rows; every system module and tracked name used is listed")
+    print(
+        "availability: \(rows.count) rows; every system module and tracked name used is listed, "
+            + "every use above the floor is inside code available where it is (self-test: "
+            + "\(marked.count) marked lines flagged)")
 } else {
     for failure in failures { print("FAIL \(failure)") }
     print("availability: \(failures.count) problems (the list is \(listPath))")

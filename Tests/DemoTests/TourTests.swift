@@ -171,6 +171,7 @@ import Testing
     // The tour finds the package's test runner beside the Demo only where it is an executable
     // file: on Linux (on Darwin it is a bundle, and the step says it skipped).
     #if os(Linux)
+        @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
         @Test func theTourShowsTheReportOfATestThatRegistersOutsideItsLayer() async throws {
             let steps = section(9, of: try await tourOutput(mocks: false))
             #expect(
