@@ -54,8 +54,8 @@ func verifiesKeys() {
     _ = Injections.verify(timeout: .seconds(1)) { _ in }  // flagged
 }
 
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 /// A public declaration whose `@available` is lower than what it uses (iOS 18).
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 public func changesOfAScreen(_ object: InjectableObject<Watched>) -> Any {
     object.changes { _ in 1 }  // flagged
 }
