@@ -178,6 +178,23 @@ extension Injections {
         }
     }
 
+    /// Generic code over `AsyncIteratorProtocol` calls the iterator's plain `next()` (so does
+    /// `for await` where the caller's isolation is unknown): it yields the same values.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func changesYieldsTheSameValuesToGenericCode() async throws {
+        struct Screen {
+            @InjectableObject(\.counterViewModel) var viewModel
+        }
+        try await inOwnLayer {
+            let screen = Screen()
+            var iterator = screen.$viewModel.changes { $0.value }.makeAsyncIterator()
+            let first = try await nextFromGenericCode(&iterator)
+            screen.viewModel.value = 1
+            let second = try await nextFromGenericCode(&iterator)
+            #expect(first == 0 && second == 1)
+        }
+    }
+
     @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor @Test func changesEndsWhenItsTaskIsCancelled() async {
         await inOwnLayer {
@@ -235,4 +252,11 @@ extension Store {
             _ = Injections.container.resolve(\.layeredCached)
         }
     }
+}
+
+/// The next element, read as generic code reads it: through the protocol's `next()`.
+private func nextFromGenericCode<Iterator: AsyncIteratorProtocol>(
+    _ iterator: inout Iterator
+) async throws -> Iterator.Element? {
+    try await iterator.next()
 }
