@@ -24,7 +24,8 @@ let package = Package(
         .target(
             name: "InjectableKit", dependencies: ["CInjectableAtomics"],
             exclude: ["Internal/README.md"]),
-        // The library's atomics: atomic operations on words, the same on every platform.
+        // The library's atomics (atomic operations on words) and the monotonic clock of its time
+        // to live: the same C code on every platform.
         .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 

@@ -134,6 +134,7 @@ extension GlobalContainerTests {
 
         @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
         @Test func customScopeTimeToLiveAppliesToItsRegistrations() async throws {
+            #expect(Injections.Scope.shortLived.timeToLive == .milliseconds(300))
             let first = Injections.container.resolve(\.shortLivedService)
             #expect(Injections.container.resolve(\.shortLivedService) === first)
             try await Task.sleep(for: .milliseconds(400))
