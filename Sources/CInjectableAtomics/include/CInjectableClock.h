@@ -8,8 +8,13 @@
 #define C_INJECTABLE_CLOCK_H
 
 #include <stdint.h>
+#include <time.h>
 
 /// Nanoseconds since an arbitrary moment, never going back.
-uint64_t ik_monotonic_nanoseconds(void);
+static inline uint64_t ik_monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
 
 #endif
