@@ -35,7 +35,15 @@
 //   first, and both branches of an `#if` are checked. A use inside an `@available` lower than
 //   what it needs fails as one outside any;
 // - every `@available`/`#available` above the floor names the five platforms, then `*`, with
-//   the versions of one system generation that a row gives (iOS 17 goes with macOS 14).
+//   the versions of one system generation that a row gives (iOS 17 goes with macOS 14);
+// - in a file that does not import Foundation, a string-processing call (`contains` with a
+//   string literal of two characters or more, `firstRange(of:)`, `replacing`, ...) is the
+//   standard library's, which needs iOS 16 and macOS 13 (Foundation's runs everywhere). Only
+//   literals are told: `text.contains(other)` with a string variable is not.
+//
+// What it does not see: types (a member is told by its name and labels, not its receiver), the
+// Foundation, Dispatch and SwiftUI of Apple's SDKs (Linux's have no availability), bodiless
+// declarations over several lines, and a guard's refinement outside braces.
 //
 // The self-test (SelfTest/Snippets.swift, never compiled) marks the lines that must be flagged;
 // the check fails unless it flags exactly those, so it cannot pass by finding nothing.
@@ -735,6 +743,19 @@ func declarations(in file: ScannedFile) -> [Declaration] {
     }
 }
 
+let foundationImport = try NSRegularExpression(
+    pattern: #"(?m)^\s*(?:@\w+\s+)*import\s+(?:[a-z]+\s+)?Foundation\b"#)
+/// A string-processing call: `contains` with a string literal of two characters or more (one is
+/// a `Character`, which `Sequence.contains` takes at every version), or a method only string
+/// processing has.
+let stringProcessingCall = try NSRegularExpression(
+    pattern:
+        #"\.(contains|firstRange|ranges|replacing|trimmingPrefix|wholeMatch|firstMatch|prefixMatch)\(\s*(?:of:\s*)?(?:"[^"\n]{2,}"|(?<=\.(?:firstRange|ranges|replacing|trimmingPrefix|wholeMatch|firstMatch|prefixMatch)\())"#
+)
+let stringProcessingVersions: Versions = [
+    "iOS": (16, 0), "macOS": (13, 0), "tvOS": (16, 0), "watchOS": (9, 0), "visionOS": (1, 0),
+]
+
 /// Whether a call with `labels` (and maybe a trailing closure) can call a function with
 /// `parameters`.
 func accepts(
@@ -877,6 +898,17 @@ func accepts(
                     let spelledLabels = labels.map { "\($0):" }.joined()
                     check("`\(name)(\(spelledLabels))`", needs: needs, at: offset)
                 }
+            }
+        }
+        // The standard library's string processing (iOS 16, macOS 13) takes a string argument
+        // where Foundation, if the file imports it, offers the same call at every version:
+        // `text.contains("ab")` compiles at the floor only beside `import Foundation`.
+        if !firstMatch(foundationImport, file.text) {
+            for match in stringProcessingCall.matches(in: file.text, range: range) {
+                check(
+                    "`\(file.text[Range(match.range(at: 1), in: file.text)!])(_:)` on a string "
+                        + "without `import Foundation` (the standard library's string processing)",
+                    needs: stringProcessingVersions, at: match.range.location)
             }
         }
         for row in memberRows {

@@ -49,6 +49,10 @@ func checksFirst() async throws {
     _ = timeout
 }
 
+func searchesText(_ text: String) -> Bool {
+    text.contains("x") && text.contains("needle")  // flagged
+}
+
 func verifiesKeys() {
     _ = Injections.verify { _ in }
     _ = Injections.verify(timeout: .seconds(1)) { _ in }  // flagged
