@@ -831,9 +831,11 @@ func accepts(
         let call =
             parts[1].contains("(")
             ? #"\s*\(\s*"# + (firstLabel == "_" ? "" : "\(firstLabel)\\s*:") : #"\b"#
+        // `Type.member(...)`, or the implicit member `.member(...)` in an argument list.
         memberRows.append(
             (
-                try! NSRegularExpression(pattern: #"\b\#(parts[0])\s*\.\s*\#(member)"# + call),
+                try! NSRegularExpression(
+                    pattern: #"(?:\b\#(parts[0])\s*|(?<=[(\[,])\s*)\.\s*\#(member)"# + call),
                 row.api,
                 versions(of: row)
             ))

@@ -1,6 +1,7 @@
 import Foundation
 import InjectableKit
 import Observation
+import Testing
 
 /// The size of a long test (stress, model, memory bounds): `quick` by default, so that
 /// `swift test` takes seconds, `full` with `INJECTABLEKIT_STRESS=full` (as some of CI's steps
@@ -199,3 +200,12 @@ func inOwnLayer<Result>(
         try await operation()
     }
 }
+
+/// A minute per test, for the suites whose failure would be a hang: Swift Testing's time limit,
+/// which needs iOS 16 and macOS 13, above the package's floor; below those, no limit.
+let aMinutePerTest: any SuiteTrait = {
+    if #available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *) {
+        return TimeLimitTrait.timeLimit(.minutes(1))
+    }
+    return ConditionTrait.enabled(if: true)
+}()

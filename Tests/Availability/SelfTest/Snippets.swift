@@ -2,6 +2,7 @@
 // with the marker comment must be flagged by the check, and no other line may be.
 import InjectableKit
 import Observation
+import Testing
 
 @Observable final class Unguarded {}  // flagged
 
@@ -48,6 +49,9 @@ func checksFirst() async throws {
     _ = Watched()
     _ = timeout
 }
+
+@Suite(.timeLimit(.minutes(1)))  // flagged
+struct SlowSuite {}
 
 func searchesText(_ text: String) -> Bool {
     text.contains("x") && text.contains("needle")  // flagged

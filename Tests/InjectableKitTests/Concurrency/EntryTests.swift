@@ -5,7 +5,7 @@ import Testing
 
 /// An entry's state machine (see `Internal/README.md`), driven directly: builds, waiters,
 /// clears during a build, retirement, and what is never stored.
-@Suite(.timeLimit(.minutes(1))) struct EntryTests {
+@Suite(aMinutePerTest) struct EntryTests {
     @Test func anEntryBuildsOnceAndThenServesItsInstance() {
         let entry = makeEntry()
         let builds = Counter()

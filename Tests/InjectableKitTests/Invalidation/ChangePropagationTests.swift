@@ -81,7 +81,7 @@ final class WalkGrand: Sendable {
 /// These tests change the global overrides from threads (which do not inherit task-local
 /// layers), so they run in the serialized `GlobalContainerTests` suite, on keys of their own.
 extension GlobalContainerTests {
-    @Suite(.timeLimit(.minutes(1))) struct ChangePropagationTests {
+    @Suite(aMinutePerTest) struct ChangePropagationTests {
         @Test func aCachedGrandparentIsRebuiltFromTheStateEachChangeLeaves() {
             let container = Injections.container
             defer { container.reset(\.levelLeaf) }

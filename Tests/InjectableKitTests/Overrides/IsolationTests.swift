@@ -57,7 +57,7 @@ extension Injections {
 
 /// Each test runs in its own `withOverrides` layer (own overrides and scope caches), so these
 /// run in parallel with every other suite (over keys no serialized suite overrides globally).
-@Suite(.timeLimit(.minutes(1))) struct IsolationTests {
+@Suite(aMinutePerTest) struct IsolationTests {
     @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor @Test func aMainActorKeyResolvesSynchronouslyOnTheMainActor() {
         inOwnLayer {
