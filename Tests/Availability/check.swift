@@ -36,6 +36,8 @@
 //   what it needs fails as one outside any;
 // - every `@available`/`#available` above the floor names the five platforms, then `*`, with
 //   the versions of one system generation that a row gives (iOS 17 goes with macOS 14);
+// - Foundation's `withLock(_:)` (a row) on a lock the same file makes or declares as an
+//   `NSLock`, `NSCondition`, ...;
 // - in a file that does not import Foundation, a string-processing call (`contains` with a
 //   string literal of two characters or more, `firstRange(of:)`, `replacing`, ...) is the
 //   standard library's, which needs iOS 16 and macOS 13 (Foundation's runs everywhere). Only
@@ -743,6 +745,11 @@ func declarations(in file: ScannedFile) -> [Declaration] {
     }
 }
 
+/// A Foundation lock made or declared in a file: its name.
+let foundationLockPattern = try NSRegularExpression(
+    pattern:
+        #"\b(?:let|var)\s+(\w+)\s*(?::\s*(?:NSLock|NSCondition|NSRecursiveLock|NSConditionLock)\??|=\s*(?:NSLock|NSCondition|NSRecursiveLock|NSConditionLock)\s*\()"#
+)
 let foundationImport = try NSRegularExpression(
     pattern: #"(?m)^\s*(?:@\w+\s+)*import\s+(?:[a-z]+\s+)?Foundation\b"#)
 /// A string-processing call: `contains` with a string literal of two characters or more (one is
@@ -911,6 +918,20 @@ func accepts(
                     "`\(file.text[Range(match.range(at: 1), in: file.text)!])(_:)` on a string "
                         + "without `import Foundation` (the standard library's string processing)",
                     needs: stringProcessingVersions, at: match.range.location)
+            }
+        }
+        // Foundation's `withLock(_:)` on its locks (a row): told by a receiver this file makes
+        // as one (`let lock = NSLock()`), since a member is not told by its receiver's type.
+        if let withLock = rows.first(where: { $0.api == "NSLocking.withLock(_:)" }) {
+            let locks = matches(foundationLockPattern, in: file.text)
+            for name in Set(locks) {
+                let use = try! NSRegularExpression(pattern: #"\b\#(name)\s*\.\s*withLock\b"#)
+                for match in use.matches(in: file.text, range: range) {
+                    check(
+                        "`withLock` on the Foundation lock `\(name)`",
+                        needs: versions(of: withLock),
+                        at: match.range.location)
+                }
             }
         }
         for row in memberRows {

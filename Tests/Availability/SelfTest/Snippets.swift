@@ -53,6 +53,12 @@ func checksFirst() async throws {
 @Suite(.timeLimit(.minutes(1)))  // flagged
 struct SlowSuite {}
 
+final class Ledger {
+    private let lock = NSCondition()
+    private var total = 0
+    func add(_ amount: Int) { lock.withLock { total += amount } }  // flagged
+}
+
 func searchesText(_ text: String) -> Bool {
     text.contains("x") && text.contains("needle")  // flagged
 }
