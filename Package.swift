@@ -3,10 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "InjectableKit",
-    // Observation needs macOS 14 / iOS 17; some standard library API the library uses needs
-    // macOS 15 / iOS 18. .ci/availability.tsv lists every system API the library uses with the
-    // first versions that have it. (Locks and atomics need none: they are the C target's.)
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The deployment floor, set here only: that of Swift concurrency's back-deployment. What
+    // needs a newer system carries `@available` with all five platforms: the time-to-live and
+    // timeout forms that take a `Duration` (iOS 16, macOS 13), `@InjectableObject` and the rest
+    // of the Observation-based API (iOS 17, macOS 14), and `changes(of:)` (iOS 18, macOS 15).
+    // .ci/availability.tsv lists every system API the library uses with the first versions
+    // that have it; Tests/Availability/run.sh checks each use of the newer ones against the
+    // `@available` around it. (Locks and atomics need nothing: they are the C target's.)
+    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "InjectableKit", targets: ["InjectableKit"]),
         // The same library, linked dynamically: one copy, and so one container, for an app and
@@ -20,7 +24,8 @@ let package = Package(
         .target(
             name: "InjectableKit", dependencies: ["CInjectableAtomics"],
             exclude: ["Internal/README.md"]),
-        // The library's atomics: atomic operations on words, the same on every platform.
+        // The library's atomics (atomic operations on words) and the monotonic clock of its time
+        // to live: the same C code on every platform.
         .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
 

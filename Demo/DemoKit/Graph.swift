@@ -15,6 +15,7 @@ extension Tour {
     ///
     /// - Parameter format: Mermaid or Graphviz.
     /// - Returns: The graph's text.
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     public static func graph(_ format: GraphFormat = .mermaid) -> String {
         Injections.container.recordGraph()
         _ = AccountsScreen().render() + ProfileScreen().render()

@@ -5,21 +5,9 @@ extension Injections.Scope {
     public static let session = Injections.Scope.cached("session")
 }
 
+// The screens' view models: Observation needs iOS 17 and macOS 14.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 extension Injections {
-    /// The bank's API, kept until the cached scope is reset: the mock when the program was
-    /// launched with `--mocks`, the live one otherwise.
-    public var api: any BankAPI {
-        when(.argument("--mocks")) { cached(MockBankAPI() as any BankAPI) }
-            ?? cached(LiveBankAPI() as any BankAPI)
-    }
-
-    /// The accounts service, new every time; its API comes through the container, so an
-    /// override of `\.api` reaches it.
-    public var accountsService: AccountsService { AccountsService(api: resolve(\.api)) }
-
-    /// The profile service, new every time, built on `\.api` like `\.accountsService`.
-    public var profileService: ProfileService { ProfileService(api: resolve(\.api)) }
-
     /// The accounts screen's view model, alive while a screen holds it.
     @MainActor public var accountsViewModel: AccountsViewModel { shared(AccountsViewModel()) }
 
@@ -36,6 +24,22 @@ extension Injections {
     @MainActor public subscript(account id: Int) -> AccountDetailViewModel {
         cached(AccountDetailViewModel(id: id, service: resolve(\.accountsService)))
     }
+}
+
+extension Injections {
+    /// The bank's API, kept until the cached scope is reset: the mock when the program was
+    /// launched with `--mocks`, the live one otherwise.
+    public var api: any BankAPI {
+        when(.argument("--mocks")) { cached(MockBankAPI() as any BankAPI) }
+            ?? cached(LiveBankAPI() as any BankAPI)
+    }
+
+    /// The accounts service, new every time; its API comes through the container, so an
+    /// override of `\.api` reaches it.
+    public var accountsService: AccountsService { AccountsService(api: resolve(\.api)) }
+
+    /// The profile service, new every time, built on `\.api` like `\.accountsService`.
+    public var profileService: ProfileService { ProfileService(api: resolve(\.api)) }
 
     /// The signed-in user: `nil` until ``Login/logIn(as:)`` registers one.
     public var currentUser: (any UserProviding)? { nil }

@@ -1,6 +1,7 @@
 import InjectableKit
 
 /// The accounts screen, rendered as text.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor struct AccountsScreen {
     @InjectableObject(\.accountsViewModel) var viewModel
 
@@ -16,6 +17,7 @@ import InjectableKit
 }
 
 /// The profile screen, rendered as text.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor struct ProfileScreen {
     @InjectableObject(\.profileViewModel) var viewModel
 
@@ -27,6 +29,7 @@ import InjectableKit
 }
 
 /// One account's detail screen, rendered as text.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor struct AccountDetailScreen {
     @InjectableObject var viewModel: AccountDetailViewModel
 

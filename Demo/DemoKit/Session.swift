@@ -1,5 +1,4 @@
 import InjectableKit
-import Synchronization
 
 /// The signed-in user, as the `\.currentUser` key provides it after login.
 public protocol UserProviding: AnyObject, Sendable {
@@ -27,7 +26,7 @@ public final class SignedInUser: UserProviding {
 public final class UserSession: Sendable {
     /// The user the session belongs to; `nil` for a guest.
     public let user: (any UserProviding)?
-    private let viewed = Mutex<[Int]>([])
+    private let viewed = Locked<[Int]>([])
 
     /// Starts a session.
     ///

@@ -23,6 +23,7 @@ public enum Tour {
     ///     `--mocks`, picked by the registrations themselves; otherwise the tour starts on the
     ///     live services and shows the mocks second.
     ///   - output: Receives the tour's lines, one at a time, without line breaks.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     public static func run(mocks: Bool, output: (String) -> Void) async {
         for line in await lines(mocks: mocks) { output(line) }
     }
@@ -31,6 +32,7 @@ public enum Tour {
     ///
     /// - Parameter mocks: Whether to start with the mocks registered.
     /// - Returns: The lines ``run(mocks:output:)`` prints, without line breaks.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     public static func lines(mocks: Bool) async -> [String] {
         Injections.container.push()
         defer {
@@ -66,6 +68,7 @@ public enum Tour {
         return guide.lines
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     private static func showScreens(mocks: Bool, byArgument: Bool, _ guide: inout Guide) {
         if mocks {
             guide.section(
@@ -82,6 +85,7 @@ public enum Tour {
         guide.show(AccountsScreen().render() + ProfileScreen().render())
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     private static func swapServices(mocks: Bool, byArgument: Bool, _ guide: inout Guide) {
         Injections.container.push()
         if mocks {
@@ -105,6 +109,7 @@ public enum Tour {
         }
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     private static func shareViewModel(_ guide: inout Guide) {
         guide.section(
             "shared: alive while a screen holds it",
@@ -133,6 +138,7 @@ public enum Tour {
         guide.check("The session belongs to the user", session.user?.name == profile.name)
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     private static func openAccounts(_ guide: inout Guide) {
         guide.section(
             "A registration with arguments, cached per value",
@@ -164,6 +170,7 @@ public enum Tour {
             "The new session has viewed: \(next.viewedAccounts.isEmpty ? "nothing" : "something")")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     private static func transferView(_ guide: inout Guide) async {
         guide.section(
             "A terminal view that re-renders",

@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 
 // The tour's steps on what keeps an app's wiring safe: tests isolated from each other, the
 // trace, `verify`, a cycle's message and `seal()`.
@@ -61,6 +60,7 @@ extension Tour {
         ]
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     static func traceScreen(_ guide: inout Guide) {
         guide.section(
             "The trace of one screen",
@@ -176,7 +176,7 @@ extension Tour {
 
 /// The trace's lines, collected from the thread that resolves.
 private final class TraceLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     func add(_ line: String) {
         lines.withLock { $0.append(line) }

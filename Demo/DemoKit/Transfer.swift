@@ -28,6 +28,7 @@ public actor ExchangeDesk {
 }
 
 /// The transfer screen's state: main actor, as a UI's view models are.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable
 public final class TransferViewModel {
     /// The amount to send, in euro cents.
@@ -75,13 +76,17 @@ extension Injections {
     public var exchangeDesk: AsyncInjection<ExchangeDesk, Never> {
         application(AsyncInjection { await ExchangeDesk.open() })
     }
+}
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+extension Injections {
     /// The transfer screen's view model: main actor, alive while a screen holds it.
     @MainActor public var transferViewModel: TransferViewModel { shared(TransferViewModel()) }
 }
 
 /// A terminal "view" of the transfer screen: one line, rendered again each time a property it
 /// shows changes, the way SwiftUI re-renders a view's body.
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 struct TransferView {
     @InjectableObject(\.transferViewModel) var viewModel

@@ -2,6 +2,7 @@ import InjectableKit
 import Observation
 
 /// The accounts screen's state: the customer's accounts and their total.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable
 public final class AccountsViewModel {
     /// The accounts, once ``load()`` has run.
@@ -24,6 +25,7 @@ public final class AccountsViewModel {
 }
 
 /// The profile screen's state.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable
 public final class ProfileViewModel {
     /// The profile, once ``load()`` has run.
@@ -41,6 +43,7 @@ public final class ProfileViewModel {
 }
 
 /// One account's detail screen state, registered per account number as `\.[account: id]`.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable
 public final class AccountDetailViewModel {
     /// The account number.

@@ -44,8 +44,14 @@ for argument in CommandLine.arguments.dropFirst() {
     }
 }
 
-if let graph {
-    print(Tour.graph(graph))
+// The tour's screens use `@InjectableObject` and `changes(of:)`, which need macOS 15 on a Mac.
+if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *) {
+    if let graph {
+        print(Tour.graph(graph))
+    } else {
+        await Tour.run(mocks: mocks) { print($0) }
+    }
 } else {
-    await Tour.run(mocks: mocks) { print($0) }
+    FileHandle.standardError.write(Data("Demo: the tour needs macOS 15 or later\n".utf8))
+    exit(69)  // EX_UNAVAILABLE
 }

@@ -18,5 +18,6 @@
     /// register view models for views with `shared`
     /// (or another caching scope): every value of the view then gets the same instance while
     /// the view is on screen.
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     extension InjectableObject: DynamicProperty {}
 #endif

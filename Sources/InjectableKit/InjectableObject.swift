@@ -25,6 +25,10 @@ import Observation
 /// (`$viewModel`) offers ``changes(of:)``, built on `withObservationTracking`, for code outside
 /// SwiftUI (a terminal view, a UIKit controller, a test). On Apple platforms the wrapper is also
 /// a SwiftUI `DynamicProperty`; a view's body tracks the object's properties it reads.
+///
+/// It needs Observation: iOS 17, macOS 14, tvOS 17, watchOS 10 (``changes(of:)``, iOS 18 and
+/// macOS 15).
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @propertyWrapper
 public struct InjectableObject<Object: AnyObject & Observable> {
     /// The view model.
@@ -55,8 +59,12 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     /// its body runs, or before its task gets to run) are coalesced into one more value. The
     /// sequence ends when the iterating task is cancelled.
     ///
+    /// It needs iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2: there, `for await` runs
+    /// the sequence on the caller's actor.
+    ///
     /// - Parameter read: Reads the properties to watch, and returns what the loop needs.
     /// - Returns: An asynchronous sequence of what `read` returned.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     public func changes<Value>(of read: @escaping (Object) -> Value) -> ObservedChanges<
         Object, Value
     > {
@@ -64,4 +72,5 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     }
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 extension InjectableObject: Sendable where Object: Sendable {}

@@ -41,7 +41,7 @@ extension Injections {
     ///
     /// It stops the process with a message naming the key when the same element was
     /// contributed twice, or when fewer than `minimumCount` elements were contributed;
-    /// ``Injections/verify(timeout:_:)`` reports both.
+    /// ``Injections/verify(_:)`` reports both.
     ///
     /// - Parameters:
     ///   - collection: The collection's own key: the property this getter belongs to.

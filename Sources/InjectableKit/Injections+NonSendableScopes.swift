@@ -29,13 +29,31 @@ extension Injections {
             "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
     )
     public func cached<Value>(
-        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column), token: token,
-            timeToLive: timeToLive)
+            timeToLive: nil)
+    }
+
+    /// ``cached`` with a time to live, for a type that is not `Sendable`: compiles, with a warning.
+    @_documentation(visibility: private)
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+    @available(
+        *, deprecated,
+        message:
+            "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
+    )
+    public func cached<Value>(
+        _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file, function, line, column), token: token,
+            timeToLive: timeToLive.map(TimeToLive.init))
     }
 
     /// ``application`` for a type that is not `Sendable`: compiles, with a warning.
@@ -80,13 +98,31 @@ extension Injections {
             "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
     )
     public func scoped<Value>(
-        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ scope: Scope, _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column), token: token,
-            timeToLive: timeToLive)
+            timeToLive: nil)
+    }
+
+    /// ``scoped`` with a time to live, for a type that is not `Sendable`: compiles, with a warning.
+    @_documentation(visibility: private)
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+    @available(
+        *, deprecated,
+        message:
+            "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
+    )
+    public func scoped<Value>(
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file, function, line, column), token: token,
+            timeToLive: timeToLive.map(TimeToLive.init))
     }
 
     /// ``shared`` for a type that is not `Sendable`: compiles, with a warning.
@@ -114,13 +150,31 @@ extension Injections {
             "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
     )
     public static func cached<Value>(
-        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column), token: 0,
-            timeToLive: timeToLive)
+            timeToLive: nil)
+    }
+
+    /// ``cached`` with a time to live, for a type that is not `Sendable`: compiles, with a warning.
+    @_documentation(visibility: private)
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+    @available(
+        *, deprecated,
+        message:
+            "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
+    )
+    public static func cached<Value>(
+        _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file, function, line, column), token: 0,
+            timeToLive: timeToLive.map(TimeToLive.init))
     }
 
     /// ``application`` for a type that is not `Sendable`: compiles, with a warning.
@@ -165,13 +219,31 @@ extension Injections {
             "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
     )
     public static func scoped<Value>(
-        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ scope: Scope, _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column), token: 0,
-            timeToLive: timeToLive)
+            timeToLive: nil)
+    }
+
+    /// ``scoped`` with a time to live, for a type that is not `Sendable`: compiles, with a warning.
+    @_documentation(visibility: private)
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+    @available(
+        *, deprecated,
+        message:
+            "this helper hands one instance to every thread, but the type it holds is not Sendable: make it Sendable (a @MainActor class, an actor, a final class of lets), or, if the app confines it to one thread, declare `extension TheType: @unchecked Sendable {}`"
+    )
+    public static func scoped<Value>(
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file, function, line, column), token: 0,
+            timeToLive: timeToLive.map(TimeToLive.init))
     }
 
 }

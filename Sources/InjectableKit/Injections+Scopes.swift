@@ -4,7 +4,7 @@ extension Injections {
     ///
     /// A value type cannot be held weakly: a `shared` struct or enum (or an existential holding
     /// one) is built anew on every resolution. Use
-    /// ``cached(_:timeToLive:file:function:line:column:)-method`` for values.
+    /// ``cached(_:file:function:line:column:)-method`` for values.
     ///
     /// ```swift
     /// extension Injections {
@@ -29,11 +29,36 @@ extension Injections {
             token: token, timeToLive: nil)
     }
 
-    /// Caches the instance until ``Scope/cached`` is reset (or its time to live runs out).
+    /// Caches the instance until ``Scope/cached`` is reset.
     ///
     /// ```swift
     /// extension Injections {
     ///     var imageCache: ImageCache { cached(ImageCache()) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func cached<Value: Sendable>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file, function, line, column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Caches the instance until ``Scope/cached`` is reset or its time to live runs out.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var feed: Feed { cached(Feed(), timeToLive: .seconds(300)) }
     /// }
     /// ```
     ///
@@ -46,15 +71,15 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public func cached<Value: Sendable>(
-        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
-
+        _ make: @autoclosure () -> Value, timeToLive: Duration?,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive)
+            token: token, timeToLive: timeToLive.map(TimeToLive.init))
     }
 
     /// Builds the instance once for the life of the process.
@@ -153,6 +178,32 @@ extension Injections {
     /// - Parameters:
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public func scoped<Value: Sendable>(
+        _ scope: Scope, _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file, function, line, column),
+            token: token, timeToLive: nil)
+    }
+
+    /// Holds the instance in a custom scope, with a time to live of its own.
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var token: AuthToken { scoped(.session, AuthToken(), timeToLive: .seconds(900)) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - make: Builds the instance.
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
     ///     own ``Scope/timeToLive``.
     ///   - file: The registration's file; leave the default.
@@ -160,13 +211,14 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public func scoped<Value: Sendable>(
-        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration?,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive)
+            token: token, timeToLive: timeToLive.map(TimeToLive.init))
     }
 }

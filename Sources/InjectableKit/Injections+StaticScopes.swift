@@ -23,6 +23,26 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
+    /// The static form of ``cached(_:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
+    ///
+    /// - Parameters:
+    ///   - make: Builds the instance.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    public static func cached<Value: Sendable>(
+        _ make: @autoclosure () -> Value,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            Scope.cached, make, site: Site(file, function, line, column),
+            token: 0, timeToLive: nil)
+    }
+
     /// The static form of ``cached(_:timeToLive:file:function:line:column:)-method``:
     /// for an override's closure or static code, which have no `Injections` value.
     ///
@@ -34,15 +54,15 @@ extension Injections {
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public static func cached<Value: Sendable>(
-        _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
-
+        _ make: @autoclosure () -> Value, timeToLive: Duration?,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column),
-            token: 0, timeToLive: timeToLive)
+            token: 0, timeToLive: timeToLive.map(TimeToLive.init))
     }
 
     /// The static form of ``application(_:file:function:line:column:)-method``:
@@ -105,25 +125,48 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)-method``:
+    /// The static form of ``scoped(_:_:file:function:line:column:)-method``:
     /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
-    ///   - timeToLive: How long the instance is kept before it is rebuilt.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public static func scoped<Value: Sendable>(
-        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration? = nil,
+        _ scope: Scope, _ make: @autoclosure () -> Value,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column),
-            token: 0, timeToLive: timeToLive)
+            token: 0, timeToLive: nil)
+    }
+
+    /// The static form of ``scoped(_:_:timeToLive:file:function:line:column:)-method``:
+    /// for an override's closure or static code, which have no `Injections` value.
+    ///
+    /// - Parameters:
+    ///   - scope: The scope that holds the instance.
+    ///   - make: Builds the instance.
+    ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
+    ///     own ``Scope/timeToLive``.
+    ///   - file: The registration's file; leave the default.
+    ///   - function: The registration's name; leave the default.
+    ///   - line: The registration's line; leave the default.
+    ///   - column: The registration's column; leave the default.
+    /// - Returns: The instance, built by `make` only when the scope holds none.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+    public static func scoped<Value: Sendable>(
+        _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
+        column: UInt = #column
+    ) -> Value {
+        Resolver.scoped(
+            scope, make, site: Site(file, function, line, column),
+            token: 0, timeToLive: timeToLive.map(TimeToLive.init))
     }
 }

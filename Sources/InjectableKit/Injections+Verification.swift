@@ -27,7 +27,7 @@ extension Injections {
     /// - **scope mismatches**: a `cached`, `application` or custom cached instance built from a
     ///   class instance of a shorter-lived registration (unique, `graph` or `shared`), which it
     ///   then keeps past that registration's lifetime;
-    /// - **hangs**: a key that does not resolve within `timeout`;
+    /// - **hangs**: a key that does not resolve within 10 seconds;
     /// - **unused type overrides**: a type override registered in the layers in effect (the
     ///   test's `.injections` trait, an enclosing `withOverrides`) that has served no
     ///   resolution, by the checks or before them, such as `register { MockService() }` for
@@ -37,13 +37,39 @@ extension Injections {
     /// start, are checked with ``VerificationKeys/resolveIsolated(_:isolation:file:line:)``
     /// from code on that actor, on the caller's thread.
     ///
+    /// A key that takes more than 10 seconds is reported as hanging; to choose the time, use
+    /// ``verify(timeout:_:)``.
+    ///
+    /// - Parameter keys: Names the keys to check.
+    /// - Returns: Every problem found, in the order the keys were named.
+    public static func verify(_ keys: (inout VerificationKeys) -> Void) -> VerificationReport {
+        verify(timeoutSeconds: 10, keys)
+    }
+
+    /// Resolves each key that `keys` names, like ``verify(_:)``, and reports a key that does
+    /// not resolve within `timeout` as hanging.
+    ///
+    /// ```swift
+    /// let report = Injections.verify(timeout: .seconds(30)) { keys in
+    ///     keys.resolve(\.catalogService)   // loads a large file on first use
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - timeout: How long one key may take to resolve.
     ///   - keys: Names the keys to check.
     /// - Returns: Every problem found, in the order the keys were named.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public static func verify(
-        timeout: Duration = .seconds(10),
-        _ keys: (inout VerificationKeys) -> Void
+        timeout: Duration, _ keys: (inout VerificationKeys) -> Void
+    ) -> VerificationReport {
+        let (seconds, attoseconds) = timeout.components
+        return verify(timeoutSeconds: Double(seconds) + Double(attoseconds) / 1e18, keys)
+    }
+
+    /// ``verify(_:)``, with the time one key may take in seconds.
+    private static func verify(
+        timeoutSeconds: Double, _ keys: (inout VerificationKeys) -> Void
     ) -> VerificationReport {
         var list = VerificationKeys()
         keys(&list)
@@ -65,7 +91,7 @@ extension Injections {
                 ? run.runHere(check.run, overrides: makeLayer { _ in }, fallbackName: check.name)
                 : run.run(
                     check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
-                    timeout: timeout)
+                    timeoutSeconds: timeoutSeconds)
         }
         problems += unusedTypeOverrides()
         return VerificationReport(keyCount: list.checks.count, problems: problems)
@@ -87,7 +113,7 @@ extension Injections {
             }
     }
 
-    /// The keys that ``Injections/verify(timeout:_:)`` checks.
+    /// The keys that ``Injections/verify(_:)`` checks.
     public struct VerificationKeys {
         struct Check {
             /// Asked once the check has run, which may have learned the key's name.
@@ -190,7 +216,7 @@ extension Injections {
         }
     }
 
-    /// What ``Injections/verify(timeout:_:)`` found.
+    /// What ``Injections/verify(_:)`` found.
     public struct VerificationReport: Sendable, CustomStringConvertible {
         /// One problem with one key.
         public struct Problem: Sendable, Hashable, CustomStringConvertible {

@@ -2,6 +2,11 @@ import Observation
 
 /// What ``InjectableObject/changes(of:)`` returns: the values read from an observable object,
 /// now and after each change to what was read.
+///
+/// Its iterator reads the object on the actor of the code that iterates it, which it learns
+/// from `next(isolation:)`: `for await` calls that from iOS 18 and macOS 15 on, so the sequence
+/// needs them.
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence {
     /// Each value is `read` applied to the object.
     public typealias Element = Value
@@ -24,6 +29,18 @@ public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSeque
         let read: (Object) -> Value
         let signal = ChangeSignal()
         var started = false
+
+        /// The next value, read off any actor: what the standard library's own `next()` does
+        /// for an iterator that implements only `next(isolation:)`, here so that no system
+        /// needs that function (iOS 18.0 to 18.3 lack it). `for await` calls
+        /// ``next(isolation:)`` instead, and so does a call `next()` in code: this one is
+        /// disfavoured.
+        ///
+        /// - Returns: The value, or `nil` once the task is cancelled.
+        @_disfavoredOverload
+        public mutating func next() async -> Value? {
+            await next(isolation: nil)
+        }
 
         /// The next value: the first at once, each later one after a change.
         ///

@@ -27,14 +27,17 @@ extension Injections {
         public let name: String
         /// How long an instance stays cached before the next resolution builds a new one;
         /// `nil` for as long as the scope is not reset.
-        public let timeToLive: Duration?
+        @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+        public var timeToLive: Duration? { expiration?.duration }
+        /// The time to live, in a form the deployment floor can hold (see `TimeToLive`).
+        let expiration: TimeToLive?
         let kind: Kind
         let storage = ScopeStorage()
 
-        init(name: String, kind: Kind, timeToLive: Duration? = nil) {
+        init(name: String, kind: Kind, timeToLive: TimeToLive? = nil) {
             self.name = name
             self.kind = kind
-            self.timeToLive = timeToLive
+            self.expiration = timeToLive
             Self.registry.add(self)
         }
 
@@ -69,6 +72,22 @@ extension Injections {
         /// ```swift
         /// extension Injections.Scope {
         ///     static let session = Injections.Scope.cached("session")
+        /// }
+        /// ```
+        ///
+        /// - Parameter name: The scope's name, for diagnostics.
+        /// - Returns: A new scope.
+        public static func cached(_ name: String) -> Scope {
+            Scope(name: name, kind: .cached)
+        }
+
+        /// Makes a custom scope that caches instances until it is reset, or until their time to
+        /// live runs out.
+        ///
+        /// Keep the scope in a `static let`: each call makes a new, separate cache.
+        ///
+        /// ```swift
+        /// extension Injections.Scope {
         ///     static let feed = Injections.Scope.cached("feed", timeToLive: .seconds(300))
         /// }
         /// ```
@@ -78,8 +97,9 @@ extension Injections {
         ///   - timeToLive: How long an instance is kept before it is rebuilt; `nil` for as long
         ///     as the scope is not reset.
         /// - Returns: A new scope.
-        public static func cached(_ name: String, timeToLive: Duration? = nil) -> Scope {
-            Scope(name: name, kind: .cached, timeToLive: timeToLive)
+        @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+        public static func cached(_ name: String, timeToLive: Duration?) -> Scope {
+            Scope(name: name, kind: .cached, timeToLive: timeToLive.map(TimeToLive.init))
         }
 
         /// Makes a custom scope that holds instances weakly, like ``shared``.

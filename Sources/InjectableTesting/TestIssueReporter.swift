@@ -36,12 +36,12 @@ enum TestIssueReporter: _InjectableTestReporter {
         during operation: () async throws -> Void
     ) async rethrows -> [String] {
         let collected = Collected()
-        let id = lock.withLock {
+        let id = lock.locked {
             state.nextSink += 1
             state.sinks[state.nextSink] = { collected.add($0) }
             return state.nextSink
         }
-        defer { _ = lock.withLock { state.sinks.removeValue(forKey: id) } }
+        defer { _ = lock.locked { state.sinks.removeValue(forKey: id) } }
         try await operation()
         return collected.all
     }
@@ -51,8 +51,8 @@ enum TestIssueReporter: _InjectableTestReporter {
         // @unchecked: `messages` is guarded by `lock`.
         private let lock = NSLock()
         private var messages: [String] = []
-        func add(_ message: String) { lock.withLock { messages.append(message) } }
-        var all: [String] { lock.withLock { messages } }
+        func add(_ message: String) { lock.locked { messages.append(message) } }
+        var all: [String] { lock.locked { messages } }
     }
 
     static func reportGlobalChange(
@@ -72,7 +72,7 @@ enum TestIssueReporter: _InjectableTestReporter {
 
     /// Whether no Swift Testing test runs in a layer or under `.globalInjections`.
     private static var isQuiet: Bool {
-        lock.withLock { state.layeredTests == 0 && state.globalTests == 0 }
+        lock.locked { state.layeredTests == 0 && state.globalTests == 0 }
     }
 
     static func reportLiveOnly(_ message: String) -> Bool {
@@ -82,7 +82,7 @@ enum TestIssueReporter: _InjectableTestReporter {
             Issue.record(Comment(rawValue: message))
             return true
         }
-        let (xctestCases, traitTests) = lock.withLock {
+        let (xctestCases, traitTests) = lock.locked {
             (state.xctestCases, state.layeredTests + state.globalTests + state.sinks.count)
         }
         if xctestCases > 0 {
@@ -92,7 +92,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         // No test known to record it (a plain `XCTestCase`, or work outside every test):
         // stopping is the one report that cannot pass unseen.
         guard traitTests > 0 else { return false }
-        let (report, sinks) = lock.withLock {
+        let (report, sinks) = lock.locked {
             (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
         }
         guard report else { return true }
@@ -106,7 +106,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         // left its test's task (no current test) is reported, once per key.
         guard Test.current == nil else { return }
         let site = "resolution of \(key)"
-        let xctest = lock.withLock {
+        let xctest = lock.locked {
             state.xctestCases > 0 && state.reportedSites.insert(site).inserted
         }
         // Work an `InjectableTestCase` test started: XCTest runs one test at a time.
@@ -129,7 +129,7 @@ enum TestIssueReporter: _InjectableTestReporter {
     /// Records `message`, which no test is known to own, the first time `site` reports while
     /// layered tests run (to this library's collecting tests, if any).
     private static func recordOnce(_ message: String, site: String, location: SourceLocation?) {
-        let (report, sinks) = lock.withLock {
+        let (report, sinks) = lock.locked {
             (
                 state.layeredTests > 0
                     && (state.globalTests == 0 || !state.sinks.isEmpty)
@@ -152,15 +152,15 @@ enum TestIssueReporter: _InjectableTestReporter {
     static func layered<Result>(
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        lock.withLock { state.layeredTests += 1 }
-        defer { lock.withLock { state.layeredTests -= 1 } }
+        lock.locked { state.layeredTests += 1 }
+        defer { lock.locked { state.layeredTests -= 1 } }
         return try await operation()
     }
 
     /// Runs an `InjectableTestCase` test, counted while it runs.
     static func xctestCase<Result>(_ operation: () throws -> Result) rethrows -> Result {
-        lock.withLock { state.xctestCases += 1 }
-        defer { lock.withLock { state.xctestCases -= 1 } }
+        lock.locked { state.xctestCases += 1 }
+        defer { lock.locked { state.xctestCases -= 1 } }
         return try operation()
     }
 
@@ -168,8 +168,8 @@ enum TestIssueReporter: _InjectableTestReporter {
     static func global<Result>(
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        lock.withLock { state.globalTests += 1 }
-        defer { lock.withLock { state.globalTests -= 1 } }
+        lock.locked { state.globalTests += 1 }
+        defer { lock.locked { state.globalTests -= 1 } }
         return try await $usesGlobalContainer.withValue(true) { try await operation() }
     }
 }

@@ -23,7 +23,7 @@ final class TypeOverrideUsage: @unchecked Sendable {
     private var state = State()
 
     func begin(isSuite: Bool) {
-        lock.withLock {
+        lock.locked {
             if state.depth == 0 { state.outermostIsSuite = isSuite }
             state.depth += 1
         }
@@ -31,12 +31,12 @@ final class TypeOverrideUsage: @unchecked Sendable {
 
     /// Records that a case threw.
     func abandon() {
-        lock.withLock { state.incomplete = true }
+        lock.locked { state.incomplete = true }
     }
 
     /// Adds one test case's layer.
     func record(_ overrides: [Injections.TypeOverride]) {
-        lock.withLock {
+        lock.locked {
             for override in overrides {
                 if state.served[override.typeName] == nil { state.order.append(override) }
                 state.served[override.typeName, default: false] =
@@ -50,7 +50,7 @@ final class TypeOverrideUsage: @unchecked Sendable {
     /// - Returns: Once the outermost has ended, one message per type override no case used,
     ///   and whether the outermost was a suite.
     func end() -> (messages: [String], isSuite: Bool) {
-        lock.withLock {
+        lock.locked {
             state.depth -= 1
             guard state.depth == 0 else { return ([], false) }
             defer { state = State() }

@@ -4,15 +4,18 @@
 import Observation
 import SwiftUI
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable
 private final class ContentViewModel {
     var title = "Hello"
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 extension Injections {
     @MainActor fileprivate var contentViewModel: ContentViewModel { shared(ContentViewModel()) }
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 private struct ContentView: View {
     @InjectableObject(\.contentViewModel) var viewModel
 

@@ -11,6 +11,7 @@ import Testing
         #expect(city == "Lisbon")
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func mainActorRegistrationsResolveOnTheMainActor() {
         Injections.withOverrides { _ in
         } operation: {
@@ -20,6 +21,7 @@ import Testing
         }
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @Test func overridesReachBothKindsOfRegistration() {
         Injections.withOverrides {
             $0.register(\.weatherCity) { "Porto" }

@@ -11,6 +11,7 @@ nonisolated final class WeatherClient: Sendable {
 }
 
 /// A view model: main actor, by the module's default.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable final class WeatherViewModel {
     let client: WeatherClient
     var forecast = "unknown"
@@ -26,6 +27,7 @@ nonisolated extension Injections {
 
 /// Registrations of main-actor types: the module's default applies, so these resolve from
 /// main-actor code only, which the compiler checks.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 extension Injections {
     var weatherViewModel: WeatherViewModel {
         shared(WeatherViewModel(client: resolve(\.weatherClient)))
@@ -33,6 +35,7 @@ extension Injections {
 }
 
 /// A screen: main actor, by the module's default.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 final class WeatherScreen {
     @InjectableObject(\.weatherViewModel) var viewModel
 }

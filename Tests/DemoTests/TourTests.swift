@@ -9,7 +9,9 @@ import Testing
 // would race it (their `Injections.container.reset()` drops its mocks). The tour prints the same
 // lines on every run (`tourIsShortAndTheSameOnEveryRun` checks it), so the tests that read its
 // lines share one run for each `mocks` value (`TourRuns`).
+// The tests that run the tour in this process need iOS 18 and macOS 15, as the tour does.
 @Suite struct TourTests {
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func liveTourShowsLiveScreensFirstThenMocks() async throws {
         let lines = try await tourOutput(mocks: false)
         let first = section(1, of: lines)
@@ -26,6 +28,7 @@ import Testing
         #expect(second.last == "   pop() restores the saved overrides: live services again.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func mocksTourShowsMockScreensFirstThenLiveOnes() async throws {
         let lines = try await tourOutput(mocks: true)
         let first = section(1, of: lines)
@@ -40,12 +43,14 @@ import Testing
         #expect(second.last == "   pop() restores the saved overrides: mocks again.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func mocksReachTheAccountDetailThroughConstructorInjection() async throws {
         let detail = section(5, of: try await tourOutput(mocks: true))
         #expect(detail.contains("   Account #42 Mock savings"))
         #expect(!detail.contains { $0.contains("Interest") })
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func sharedViewModelIsReleasedWithItsLastScreen(mocks: Bool) async throws {
         let shared = section(3, of: try await tourOutput(mocks: mocks))
@@ -53,6 +58,7 @@ import Testing
         #expect(shared.contains("   Both closed: a weak reference to it is nil: yes"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func currentUserIsRegisteredAtLoginAndNilAfterLogout(mocks: Bool) async throws {
         let lines = try await tourOutput(mocks: mocks)
@@ -63,6 +69,7 @@ import Testing
         #expect(section(6, of: lines).contains("   After logout: currentUser = nil"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func argumentRegistrationIsCachedPerValue(mocks: Bool) async throws {
         let arguments = section(5, of: try await tourOutput(mocks: mocks))
@@ -71,6 +78,7 @@ import Testing
         #expect(arguments.contains("   The session has viewed: #42, #43"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func sessionScopeGivesANewSessionAfterLogout(mocks: Bool) async throws {
         let session = section(6, of: try await tourOutput(mocks: mocks))
@@ -79,6 +87,7 @@ import Testing
         #expect(session.contains("   The new session has viewed: nothing"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTerminalViewRendersAgainOnEachChangeOfItsViewModel() async throws {
         let view = section(7, of: try await tourOutput(mocks: false))
         #expect(
@@ -91,6 +100,7 @@ import Testing
             ])
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func applicationInstanceSurvivesResetAllButCachedOneDoesNot(mocks: Bool) async throws {
         let reset = section(8, of: try await tourOutput(mocks: mocks))
@@ -98,6 +108,7 @@ import Testing
         #expect(reset.contains("   \\.[account: 42] (cached): a new instance: yes"))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func everyClaimTheTourChecksHolds(mocks: Bool) async throws {
         let lines = try await tourOutput(mocks: mocks)
@@ -105,6 +116,7 @@ import Testing
         #expect(lines.filter { $0.hasSuffix(": yes") }.count == 10)
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test(arguments: [false, true])
     func tourIsShortAndTheSameOnEveryRun(mocks: Bool) async throws {
         let first = try await tourOutput(mocks: mocks)
@@ -112,6 +124,7 @@ import Testing
         #expect((80...110).contains(first.count))
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tourLeavesTheContainerAsItFoundIt() async {
         await #expect(processExitsWith: .success) {
             for mocks in [false, true] {
@@ -126,6 +139,7 @@ import Testing
         }
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tourKeepsOverridesThatWereRegisteredBeforeIt() async {
         await #expect(processExitsWith: .success) {
             Injections.registerMockServices()
@@ -147,6 +161,7 @@ import Testing
         #expect(section(2, of: lines).contains { $0.contains("Ada Lovelace") })
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourRunsTwoTestsAtOnceEachSeeingOnlyItsOwnMock() async throws {
         let steps = section(9, of: try await tourOutput(mocks: false))
         #expect(steps.first == "9. Two tests at once, each in its own layer")
@@ -158,6 +173,7 @@ import Testing
     // The tour finds the package's test runner beside the Demo only where it is an executable
     // file: on Linux (on Darwin it is a bundle, and the step says it skipped).
     #if os(Linux)
+        @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
         @Test func theTourShowsTheReportOfATestThatRegistersOutsideItsLayer() async throws {
             let steps = section(9, of: try await tourOutput(mocks: false))
             #expect(
@@ -169,6 +185,7 @@ import Testing
         }
     #endif
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourShowsTheTraceVerifyACycleAndSeal() async throws {
         let lines = try await tourOutput(mocks: false)
         let trace = section(10, of: lines)
@@ -201,6 +218,7 @@ import Testing
         #expect(seal.last == "   The child process stopped there; the tour goes on.")
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theTourListsACollectionWithElementsFromTwoFeatureModules() async throws {
         let step = section(14, of: try await tourOutput(mocks: false))
         #expect(step.first == "14. A collection that feature modules contribute to")
@@ -251,6 +269,7 @@ private func demoOutput(_ arguments: [String]) throws -> [String] {
 }
 
 /// The lines the tour prints, from the suite's one run of it for `mocks` (see `TourRuns`).
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 private func tourOutput(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {
@@ -269,6 +288,7 @@ private func tourOutput(
 }
 
 /// One run of the tour for each `mocks` value, started by the first test that asks for it.
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 private actor TourRuns {
     static let shared = TourRuns()
     private var runs: [Bool: Task<[String], any Error>] = [:]
@@ -284,6 +304,7 @@ private actor TourRuns {
 }
 
 /// Runs the tour in a child process, as `swift run Demo` would, and returns the lines it printed.
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
 private func runTour(
     mocks: Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> [String] {

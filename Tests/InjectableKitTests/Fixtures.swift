@@ -1,7 +1,7 @@
 import Foundation
 import InjectableKit
 import Observation
-import Synchronization
+import Testing
 
 /// The size of a long test (stress, model, memory bounds): `quick` by default, so that
 /// `swift test` takes seconds, `full` with `INJECTABLEKIT_STRESS=full` (as some of CI's steps
@@ -13,7 +13,7 @@ func stressSize(quick: Int, full: Int) -> Int {
 
 /// Counts constructions, so tests can tell "built once" from "built twice".
 final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
+    private let value = TestAtomic<Int>(0)
     /// - Returns: The count after this increment.
     @discardableResult
     func increment() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -72,6 +72,7 @@ final class Parent: Sendable {
     let name = "parent"
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable
 final class CounterViewModel: @unchecked Sendable {
     // @unchecked: tests read and write it from one task at a time.
@@ -90,8 +91,19 @@ enum Counters {
 
 extension Injections.Scope {
     static let testSession = Injections.Scope.cached("testSession")
-    static let shortLived = Injections.Scope.cached("shortLived", timeToLive: .milliseconds(300))
     static let weakCustom = Injections.Scope.shared("weakCustom")
+}
+
+// The time-to-live fixtures: a time to live is a `Duration`, which needs iOS 16 and macOS 13.
+@available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+extension Injections.Scope {
+    static let shortLived = Injections.Scope.cached("shortLived", timeToLive: .milliseconds(300))
+}
+
+@available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
+extension Injections {
+    var expiringService: Service { cached(Service("expiring"), timeToLive: .milliseconds(300)) }
+    var shortLivedService: Service { scoped(.shortLived, Service("short lived")) }
 }
 
 extension Injections {
@@ -117,8 +129,6 @@ extension Injections {
     var applicationService: Service { application(Service("application")) }
     var singletonService: Service { singleton(Service("singleton")) }
     var sessionService: Service { scoped(.testSession, Service("session")) }
-    var expiringService: Service { cached(Service("expiring"), timeToLive: .milliseconds(300)) }
-    var shortLivedService: Service { scoped(.shortLived, Service("short lived")) }
     var weakCustomService: Service { scoped(.weakCustom, Service("weak custom")) }
     var optionalCachedService: Service? { cached(nil) }
 
@@ -165,6 +175,10 @@ extension Injections {
     }
     var parent: Parent { shared(Parent()) }
     var optionalParent: Parent? { shared(Parent()) }
+}
+
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+extension Injections {
     var counterViewModel: CounterViewModel { shared(CounterViewModel()) }
 }
 
@@ -186,3 +200,12 @@ func inOwnLayer<Result>(
         try await operation()
     }
 }
+
+/// A minute per test, for the suites whose failure would be a hang: Swift Testing's time limit,
+/// which needs iOS 16 and macOS 13, above the package's floor; below those, no limit.
+let aMinutePerTest: any SuiteTrait = {
+    if #available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *) {
+        return TimeLimitTrait.timeLimit(.minutes(1))
+    }
+    return ConditionTrait.enabled(if: true)
+}()

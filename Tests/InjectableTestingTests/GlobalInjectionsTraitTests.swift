@@ -1,5 +1,5 @@
+import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 @testable import InjectableTesting
@@ -47,7 +47,7 @@ struct GlobalInjectionsTurnTests {
                         Injections.container.register(\.globalTurnClock) { FixedClock(now: name) }
                         var held = true
                         for _ in 0..<5 {
-                            try await Task.sleep(for: .milliseconds(1))
+                            try await Task.sleep(nanoseconds: 1_000_000)
                             held =
                                 held && Injections.container.resolve(\.globalTurnClock).now == name
                         }
@@ -64,7 +64,7 @@ struct GlobalInjectionsTurnTests {
 
 /// Whether each test case kept its override, from the tasks that ran them.
 private final class Kept: Sendable {
-    private let kept = Mutex<[String: Bool]>([:])
+    private let kept = Guarded<[String: Bool]>([:])
     func record(_ name: String, _ held: Bool) { kept.withLock { $0[name] = held } }
     var all: [String: Bool] { kept.withLock { $0 } }
 }

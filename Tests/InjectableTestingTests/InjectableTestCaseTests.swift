@@ -25,7 +25,7 @@ final class InjectableTestCaseTests: InjectableTestCase {
     }
 
     func testAsyncTestsSeeTheOverrides() async throws {
-        try await Task.sleep(for: .milliseconds(1))
+        try await Task.sleep(nanoseconds: 1_000_000)
         XCTAssertEqual(Injections.container.resolve(\.testingClock).now, "xctest")
         XCTAssertEqual(Injections.container.resolve(\.testingCounter).count, 0)
         Injections.container.resolve(\.testingCounter).count += 1

@@ -1,5 +1,5 @@
+import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 @testable import InjectableTesting
@@ -17,7 +17,7 @@ extension Injections {
 struct UnlayeredResolutionReportTests {
     @Test func aResolutionInWorkThatLeftALayeredTestIsReportedOncePerKey() async throws {
         _ = Injections.container.resolve(\.detachedProbeClock)  // the key's name is learned
-        let seen = Mutex<[String]>([])
+        let seen = Guarded<[String]>([])
         let reports = try await TestIssueReporter.unattributedReports {
             try await InjectionsTrait.injections {
                 $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }

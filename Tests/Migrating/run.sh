@@ -41,7 +41,8 @@ let kit = Target.Dependency.product(name: "InjectableKit", package: "InjectableK
 let testing = Target.Dependency.product(name: "InjectableTesting", package: "InjectableKit")
 let package = Package(
     name: "MigratingExamples",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // An app's floor: the examples use Observation (iOS 17, macOS 14), above the library's.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     dependencies: [.package(name: "InjectableKit", path: "{repo}")],
     targets: [
         {joined}

@@ -1,5 +1,5 @@
+import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 /// The trace and graph recorded in a layer see that layer's resolutions only, and `verify`
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func theTraceShowsEachElementResolvedInsideTheCollection() {
-        let events = Mutex<[String]>([])
+        let events = Guarded<[String]>([])
         Injections.withOverrides { _ in
         } operation: {
             Injections.container.trace { event in

@@ -1,5 +1,4 @@
 import InjectableKit
-import Synchronization
 
 /// An element of the test collections, told apart by name and identity.
 protocol Sink: Sendable {
@@ -20,7 +19,7 @@ final class SinkReport: Sendable {
 /// What the test module's hook does besides its usual contributions, set by an exit test
 /// before the container's first use in its child process.
 enum CollectionProbe {
-    static let resolveBeforeContributing = Atomic<Bool>(false)
+    static let resolveBeforeContributing = TestAtomic<Bool>(false)
 }
 
 extension Injections {

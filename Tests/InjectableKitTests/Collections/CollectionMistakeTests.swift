@@ -1,5 +1,5 @@
+import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 /// Each mistake stops the process, so each case runs in a child process (an exit test).

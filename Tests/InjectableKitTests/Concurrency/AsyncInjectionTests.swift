@@ -23,7 +23,7 @@ extension Injections {
         cached(
             AsyncInjection { [builds = resolve(\.asyncBuilds)] in
                 let number = builds.increment()
-                try await Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(nanoseconds: 20_000_000)
                 return Connection(number: number, host: resolve(\.asyncHost))
             })
     }
@@ -44,7 +44,7 @@ extension Injections {
         cached(
             AsyncInjection { [failures = resolve(\.asyncFailures)] () throws(ConnectionError) in
                 // Long enough for every task of the test to be waiting.
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(nanoseconds: 100_000_000)
                 if failures.increment() == 1 { throw ConnectionError() }
                 return Connection(number: failures.count, host: "flaky")
             })
@@ -60,7 +60,7 @@ extension Injections {
     private static func becomesTrue(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<1000 {
             if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return false
     }

@@ -51,8 +51,9 @@ func runOnThreads(
     return finished.wait(timeout: .now() + timeout) == .success
 }
 
-/// A value guarded by an `NSLock`. (Not `Mutex`: on Linux its contended path is invisible to
-/// ThreadSanitizer, which then reports false races.)
+/// A value guarded by an `NSLock`. (Not `Mutex`, which needs iOS 18 and macOS 15, above the
+/// package's floor, and whose contended path on Linux is invisible to ThreadSanitizer, which
+/// then reports false races.)
 final class Guarded<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched under `lock`.
     private let lock = NSLock()
@@ -64,5 +65,37 @@ final class Guarded<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return body(&value)
+    }
+}
+
+/// An atomic value for the tests, with the part of `Atomic`'s interface they use. (Not
+/// `Atomic`: Synchronization needs iOS 18 and macOS 15, and the tests build at the package's
+/// floor; a lock gives every access the strongest ordering, so the orderings are only read.)
+final class TestAtomic<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `guarded`'s lock.
+    private let guarded: Guarded<Value>
+
+    /// The orderings of `Atomic`'s interface.
+    enum Ordering { case relaxed, acquiring, releasing, sequentiallyConsistent }
+
+    init(_ value: Value) { guarded = Guarded(value) }
+
+    func load(ordering: Ordering) -> Value { guarded.withLock { $0 } }
+
+    func store(_ value: Value, ordering: Ordering) { guarded.withLock { $0 = value } }
+}
+
+extension TestAtomic where Value: FixedWidthInteger {
+    @discardableResult
+    func add(_ operand: Value, ordering: Ordering) -> (oldValue: Value, newValue: Value) {
+        guarded.withLock { value in
+            let old = value
+            value &+= operand
+            return (old, value)
+        }
+    }
+
+    func wrappingAdd(_ operand: Value, ordering: Ordering) -> (oldValue: Value, newValue: Value) {
+        add(operand, ordering: ordering)
     }
 }

@@ -144,7 +144,7 @@ extension Injections {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {
             let timeout = Task.detached {
-                try? await Task.sleep(for: .seconds(30))
+                try? await Task.sleep(nanoseconds: 30_000_000_000)
                 print("InjectableKit did not detect the cycle: waiting forever")
                 exit(0)
             }

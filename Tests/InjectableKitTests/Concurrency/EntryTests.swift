@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import InjectableKit
 
 /// An entry's state machine (see `Internal/README.md`), driven directly: builds, waiters,
 /// clears during a build, retirement, and what is never stored.
-@Suite(.timeLimit(.minutes(1))) struct EntryTests {
+@Suite(aMinutePerTest) struct EntryTests {
     @Test func anEntryBuildsOnceAndThenServesItsInstance() {
         let entry = makeEntry()
         let builds = Counter()
@@ -162,7 +161,7 @@ private final class EntryBox: EntryShape, Sendable {}
 /// Results appended from several threads.
 private final class Results: Sendable {
     // Guarded by the mutex; the boxes are immutable and Sendable.
-    private let values = Mutex<[EntryBox?]>([])
+    private let values = Guarded<[EntryBox?]>([])
     func append(_ value: EntryBox?) { values.withLock { $0.append(value) } }
     var all: [EntryBox?] { values.withLock { $0 } }
 }

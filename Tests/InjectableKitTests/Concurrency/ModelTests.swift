@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 // A model-based test: seeded random sequences of operations, run against the container and
@@ -15,7 +14,7 @@ final class ModelValue: Sendable {
     let label: String
     let serial: Int
 
-    private static let serials = Atomic<Int>(0)
+    private static let serials = TestAtomic<Int>(0)
 
     init(_ label: String) {
         self.label = label

@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 // Bounded stress: many threads resolve every scope while others register, reset, push, pop

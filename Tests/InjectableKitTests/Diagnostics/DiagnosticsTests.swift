@@ -1,5 +1,4 @@
 import InjectableKit
-import Synchronization
 import Testing
 
 final class DiagnosticsAPI: Sendable {}

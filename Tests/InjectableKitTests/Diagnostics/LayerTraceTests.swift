@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import InjectableKit
@@ -33,7 +32,7 @@ extension Injections {
     }
 
     @Test func aTraceStartedInALayerReportsThatLayersResolutionsOnly() async {
-        let events = Mutex<[String]>([])
+        let events = Guarded<[String]>([])
         await whileAnotherLayerResolves {
             Injections.container.trace { event in events.withLock { $0.append(event.key) } }
             for _ in 0..<50 {
@@ -54,7 +53,7 @@ extension Injections {
     }
 
     @Test func aGraphRecordedInALayerHoldsThatLayersResolutionsOnly() async {
-        let keys = Mutex<[String]>([])
+        let keys = Guarded<[String]>([])
         await whileAnotherLayerResolves {
             Injections.container.recordGraph()
             for _ in 0..<50 {
@@ -69,7 +68,7 @@ extension Injections {
 }
 
 private final class Flag: Sendable {
-    let value = Atomic<Bool>(false)
+    let value = TestAtomic<Bool>(false)
 }
 
 /// A trace started in a layer and never stopped ends with its layer, so that later

@@ -1,6 +1,5 @@
 import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 final class LevelLeaf: Sendable {
@@ -82,14 +81,14 @@ final class WalkGrand: Sendable {
 /// These tests change the global overrides from threads (which do not inherit task-local
 /// layers), so they run in the serialized `GlobalContainerTests` suite, on keys of their own.
 extension GlobalContainerTests {
-    @Suite(.timeLimit(.minutes(1))) struct ChangePropagationTests {
+    @Suite(aMinutePerTest) struct ChangePropagationTests {
         @Test func aCachedGrandparentIsRebuiltFromTheStateEachChangeLeaves() {
             let container = Injections.container
             defer { container.reset(\.levelLeaf) }
             for id in 0..<stressSize(quick: 200, full: 1_000) {
                 _ = container.resolve(\.[levelSibling: id])
             }
-            let stop = Atomic<Bool>(false)
+            let stop = TestAtomic<Bool>(false)
             let readers = (0..<3).map { _ in
                 Background {
                     while !stop.load(ordering: .relaxed) { _ = container.resolve(\.levelGrand) }
@@ -147,7 +146,7 @@ extension GlobalContainerTests {
 
         @Test func resetsOfAnotherScopeNeverMakeAScopedInstanceTwice() {
             let container = Injections.container
-            let stop = Atomic<Bool>(false)
+            let stop = TestAtomic<Bool>(false)
             let resetter = Background {
                 while !stop.load(ordering: .relaxed) { Injections.Scope.idleScope.reset() }
             }
@@ -173,8 +172,8 @@ extension GlobalContainerTests {
             // Every state below has an override for the key, its type or both: the live getter
             // is never the answer, and the type's override only where the key has none.
             container.register { LevelLeaf("type") }
-            let stop = Atomic<Bool>(false)
-            let wrong = Atomic<Int>(0)
+            let stop = TestAtomic<Bool>(false)
+            let wrong = TestAtomic<Int>(0)
             let reader = Background {
                 while !stop.load(ordering: .relaxed) {
                     if container.resolve(\.atomicLookup).tag == "live" {

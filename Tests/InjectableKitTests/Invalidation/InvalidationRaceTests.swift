@@ -9,7 +9,7 @@ import Testing
 /// Builds are held at a `BuildGate` (semaphores, never sleeps); every wait has a time limit, so
 /// that a wrong library fails these tests instead of hanging them.
 extension GlobalContainerTests {
-    @Suite(.timeLimit(.minutes(1))) struct InvalidationRaceTests {
+    @Suite(aMinutePerTest) struct InvalidationRaceTests {
         // MARK: An override or a reset while a cached parent is being built
 
         @Test func overridingTheDependencyByKeyAfterTheParentGotItRebuildsTheParent() {

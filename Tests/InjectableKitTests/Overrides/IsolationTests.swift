@@ -3,6 +3,7 @@ import InjectableKit
 import Observation
 import Testing
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable final class TallyViewModel {
     var count = 0
     var label = "idle"
@@ -30,10 +31,14 @@ actor Ledger {
     func append(_ entry: Int) { entries.append(entry) }
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 extension Injections {
     @MainActor var tallyViewModel: TallyViewModel {
         shared(TallyViewModel(greeting: resolve(\.isolationGreeting)))
     }
+}
+
+extension Injections {
     @MainActor var mainActorClock: MainActorClock { cached(MainActorClock()) }
     var isolationGreeting: any LayeredGreeting { LiveGreeting() }
     var ledger: Ledger { application(Ledger()) }
@@ -44,6 +49,7 @@ extension Injections {
     }
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor final class TallyScreen {
     @InjectableObject(\.tallyViewModel) var viewModel
     @Injectable(\.mainActorClock) var clock
@@ -51,7 +57,8 @@ extension Injections {
 
 /// Each test runs in its own `withOverrides` layer (own overrides and scope caches), so these
 /// run in parallel with every other suite (over keys no serialized suite overrides globally).
-@Suite(.timeLimit(.minutes(1))) struct IsolationTests {
+@Suite(aMinutePerTest) struct IsolationTests {
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor @Test func aMainActorKeyResolvesSynchronouslyOnTheMainActor() {
         inOwnLayer {
             let screen = TallyScreen()
@@ -61,6 +68,7 @@ extension Injections {
         }
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor @Test func aMainActorKeyIsOverriddenWithAMainActorFactory() {
         Injections.withOverrides {
             $0.registerOnMainActor(\.mainActorClock) { MainActorClock(label: "mock clock") }
@@ -130,6 +138,7 @@ extension Injections {
         }
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor @Test func changesYieldsTheCurrentValueThenEachChange() async {
         await inOwnLayer {
             let screen = TallyScreen()
@@ -145,6 +154,7 @@ extension Injections {
         }
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor @Test func changesIgnoresPropertiesTheReadDoesNotTouch() async {
         await inOwnLayer {
             let screen = TallyScreen()
@@ -168,6 +178,24 @@ extension Injections {
         }
     }
 
+    /// Generic code over `AsyncIteratorProtocol` calls the iterator's plain `next()` (so does
+    /// `for await` where the caller's isolation is unknown): it yields the same values.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func changesYieldsTheSameValuesToGenericCode() async throws {
+        struct Screen {
+            @InjectableObject(\.counterViewModel) var viewModel
+        }
+        try await inOwnLayer {
+            let screen = Screen()
+            var iterator = screen.$viewModel.changes { $0.value }.makeAsyncIterator()
+            let first = try await nextFromGenericCode(&iterator)
+            screen.viewModel.value = 1
+            let second = try await nextFromGenericCode(&iterator)
+            #expect(first == 0 && second == 1)
+        }
+    }
+
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor @Test func changesEndsWhenItsTaskIsCancelled() async {
         await inOwnLayer {
             let screen = TallyScreen()
@@ -224,4 +252,11 @@ extension Store {
             _ = Injections.container.resolve(\.layeredCached)
         }
     }
+}
+
+/// The next element, read as generic code reads it: through the protocol's `next()`.
+private func nextFromGenericCode<Iterator: AsyncIteratorProtocol>(
+    _ iterator: inout Iterator
+) async throws -> Iterator.Element? {
+    try await iterator.next()
 }

@@ -114,7 +114,7 @@ extension Injections {
         } operation: {
             #expect(Injections.container.resolve(\.layeredGreeting).text == mine)
             #expect(Injections.container.resolve(\.layeredConsumer).greeting.text == mine)
-            try? await Task.sleep(for: .milliseconds(index % 5))
+            try? await Task.sleep(nanoseconds: UInt64(index % 5) * 1_000_000)
             #expect(Injections.container.resolve(\.layeredCached).name == mine)
             let children = await withTaskGroup(of: String.self) { group in
                 for _ in 0..<4 {

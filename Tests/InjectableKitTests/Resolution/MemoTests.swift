@@ -1,6 +1,5 @@
 import CallSiteFixtures
 import Foundation
-import Synchronization
 import Testing
 
 @testable import InjectableKit
@@ -285,7 +284,7 @@ private struct KeyPaths: @unchecked Sendable {
 }
 
 private final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
+    private let value = TestAtomic<Bool>(false)
     var isSet: Bool { value.load(ordering: .acquiring) }
     func set() { value.store(true, ordering: .releasing) }
 }

@@ -1,6 +1,5 @@
 import CallSiteFixtures
 import InjectableKit
-import Synchronization
 import Testing
 
 /// A global override, once it has served a key, is found through the memo: these pin that the
@@ -67,7 +66,7 @@ extension GlobalContainerTests {
 
         @Test func noResolutionAfterAChangeServesTheOverrideItReplaced() async {
             // Instances are told apart by the round that registered their override.
-            let rounds = Mutex<[ObjectIdentifier: Int]>([:])
+            let rounds = Guarded<[ObjectIdentifier: Int]>([:])
             func register(_ round: Int) {
                 let service = CallSiteService()
                 rounds.withLock { $0[ObjectIdentifier(service)] = round }

@@ -67,7 +67,7 @@ extension GlobalContainerTests {
 /// Here, not in a suite of its own, since it reads counts of global state: the scopes' storage
 /// and the dependency index.
 extension GlobalContainerTests {
-    @Suite(.timeLimit(.minutes(1))) struct MemoryBoundTests {
+    @Suite(aMinutePerTest) struct MemoryBoundTests {
         @Test func resettingAScopeForgetsItsArgumentEntriesAndTheirDependencyEdges() {
             _ = Injections.container.resolve(\.boundDependency)
             Injections.Scope.boundScope.reset()

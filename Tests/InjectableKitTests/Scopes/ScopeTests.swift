@@ -123,9 +123,10 @@ extension GlobalContainerTests {
         }
 
         // The time to live is 300 ms; 400 ms of sleep pass it for sure, since `Task.sleep`
-        // never wakes early and reads the clock the expiry does (`ContinuousClock`). Here, on
-        // the global container, the third resolution may take the fast path, which must see
-        // the expiry too.
+        // never wakes early, and its clock (`ContinuousClock`) runs as the expiry's monotonic
+        // one does while the machine is awake. Here, on the global container, the third
+        // resolution may take the fast path, which must see the expiry too.
+        @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
         @Test func cachedInstanceIsRebuiltAfterItsTimeToLive() async throws {
             let first = Injections.container.resolve(\.expiringService)
             #expect(Injections.container.resolve(\.expiringService) === first)
@@ -153,7 +154,9 @@ extension GlobalContainerTests {
 /// time to live in parallel with the other suites, and no reset of theirs drops its instance.
 @Suite(.injections { _ in }) struct ScopeTimeToLiveTests {
     // As above: 300 ms to live, and 400 ms of sleep.
+    @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     @Test func customScopeTimeToLiveAppliesToItsRegistrations() async throws {
+        #expect(Injections.Scope.shortLived.timeToLive == .milliseconds(300))
         let first = Injections.container.resolve(\.shortLivedService)
         #expect(Injections.container.resolve(\.shortLivedService) === first)
         try await Task.sleep(for: .milliseconds(400))

@@ -1,12 +1,11 @@
 import Foundation
 import InjectableKit
-import Synchronization
 import Testing
 
 private let projectionBuilds = Counter()
 private let untouchedBuilds = Counter()
 private let weakBuilds = Counter()
-private let heldParents = Mutex<[ProjectionParent]>([])
+private let heldParents = Guarded<[ProjectionParent]>([])
 
 protocol ProjectionParentType: AnyObject, Sendable {}
 final class ProjectionParent: ProjectionParentType {}
@@ -106,7 +105,7 @@ extension Injections {
         let assigned = Service("assigned")
         let threads = 4
         let reads = stressSize(quick: 2_000, full: 50_000)
-        let unexpected = Atomic<Int>(0)
+        let unexpected = TestAtomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: threads + 1) { index in
             if index == threads {
                 owner.service = assigned

@@ -19,6 +19,7 @@ final class MockLayerGreeter: LayerGreeter {
     init(_ text: String = "mock") { self.text = text }
 }
 
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor @Observable final class LayerGreeterModel {
     let greeter: any LayerGreeter
     init(greeter: any LayerGreeter) { self.greeter = greeter }
@@ -44,9 +45,6 @@ extension Injections {
     var layerGreeter: any LayerGreeter { LiveLayerGreeter() }
     var sharedLayerGreeter: LiveLayerGreeter { shared(LiveLayerGreeter()) }
     var cachedLayerScreen: LayerScreen { cached(LayerScreen()) }
-    @MainActor var layerGreeterModel: LayerGreeterModel {
-        LayerGreeterModel(greeter: resolve(\.layerGreeter))
-    }
 }
 
 /// Wrappers made inside a layer resolve in it, even when first read after its operation has
@@ -59,7 +57,7 @@ extension Injections {
     private static func becomesNil(_ probe: () -> AnyObject?) async -> Bool {
         for _ in 0..<1000 {
             if probe() == nil { return true }
-            try? await Task.sleep(for: .milliseconds(1))
+            try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return false
     }
@@ -201,6 +199,7 @@ extension Injections {
         #expect(child.greeter === held)
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor @Test func injectableObjectMadeInsideALayerKeepsThatLayersDependencies() {
         @MainActor struct Screen {
             @InjectableObject(\.layerGreeterModel) var model
@@ -293,5 +292,12 @@ extension Injections {
             Task { Injections.container.resolve(\.layerGreeter).text }
         }
         #expect(await task.value == "mock")
+    }
+}
+
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+extension Injections {
+    @MainActor var layerGreeterModel: LayerGreeterModel {
+        LayerGreeterModel(greeter: resolve(\.layerGreeter))
     }
 }

@@ -63,6 +63,7 @@ extension GlobalContainerTests {
             #expect(child.parent === parent)
         }
 
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
         @Test func injectableObjectKeepsItsViewModelAlive() {
             struct Screen {
                 @InjectableObject(\.counterViewModel) var viewModel

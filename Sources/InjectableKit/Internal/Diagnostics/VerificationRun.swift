@@ -49,10 +49,10 @@ final class VerificationRun: @unchecked Sendable {
     /// Runs `check` on a new thread, with `overrides` in effect, and waits for it.
     ///
     /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
-    ///   scope mismatch, or that it did not finish within `timeout`.
+    ///   scope mismatch, or that it did not finish within `timeoutSeconds`.
     func run(
         _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
-        fallbackName: () -> String, timeout: Duration
+        fallbackName: () -> String, timeoutSeconds: Double
     ) -> [Injections.VerificationReport.Problem] {
         assert(parksOnStop, "InjectableKit: a check on a thread of its own parks on a stop")
         Thread.detachNewThread { [self] in
@@ -62,14 +62,11 @@ final class VerificationRun: @unchecked Sendable {
             lock.withLock { problem = finding }
             done.signal()
         }
-        let seconds =
-            Double(timeout.components.seconds)
-            + Double(timeout.components.attoseconds) / 1e18
-        guard done.wait(timeout: .now() + seconds) == .success else {
+        guard done.wait(timeout: .now() + timeoutSeconds) == .success else {
             return [
                 .init(
                     key: fallbackName(), kind: .timedOut,
-                    message: "did not finish resolving within \(timeout)")
+                    message: "did not finish resolving within \(timeoutSeconds) seconds")
             ]
         }
         return lock.withLock { findings(fallbackName: fallbackName) }

@@ -44,7 +44,7 @@ final class Entry: @unchecked Sendable {
     var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    let timeToLive: Duration?
+    let timeToLive: TimeToLive?
 
     /// The instance, as the type the helper built it as (see `makeCell`); for a weak entry a
     /// cell that does not own it, valid while `object` is alive.
@@ -79,13 +79,12 @@ final class Entry: @unchecked Sendable {
     /// The thread constructing the instance right now, if any. Call with
     /// `Core.shared.builds.lock` locked.
     var builder: ThreadState? { construction.builder }
-    /// When the instance expires, if `expires`. Declared last and read out of line: its type
-    /// is resilient, so the fields after it and the code that touches it need run-time layout.
-    /// (Optional, so that an entry without a time to live never reads the clock.)
-    private var expiry: ContinuousClock.Instant?
+    /// When the instance runs out its time to live, if `expires`, on `TimeToLive.now`'s clock.
+    /// (Read only if `expires`, so that an entry without a time to live never reads the clock.)
+    private var expiry: UInt64 = 0
 
     init(
-        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: Duration?
+        key: EntryKey, owner: AnyKeyPath?, holdsWeakly: Bool, timeToLive: TimeToLive?
     ) {
         self.key = key
         self.serial = nextSerial(IK_ENTRY_SERIALS)
@@ -131,7 +130,7 @@ final class Entry: @unchecked Sendable {
 
     @inline(never)
     private func hasExpired() -> Bool {
-        expiry.map { ContinuousClock.now >= $0 } ?? false
+        TimeToLive.now >= expiry
     }
 
     /// Starts reading the instance a weak entry holds, if it is alive: like
@@ -411,7 +410,7 @@ final class Entry: @unchecked Sendable {
         view = prepared.view
         if !holdsWeakly, let timeToLive {
             expires = true
-            expiry = ContinuousClock.now.advanced(by: timeToLive)
+            expiry = timeToLive.expiryFromNow
         }
         return (.stored, old)
     }

@@ -33,12 +33,12 @@ enum AutoRegistration {
     /// purpose, wherever the first use of the container came from.
     static var isRunningHook: Bool {
         let thread = ThreadState.current
-        return condition.withLock { runner === thread }
+        return condition.locked { runner === thread }
     }
 
     /// Makes the hook run again before the next access (after `reset()`).
     static func rearm() {
-        condition.withLock {
+        condition.locked {
             if state.loadRelaxed() == done { state.storeReleasing(pending) }
         }
         // Resolution's fast path skips `ensure()` for keys it has memo records for: make

@@ -3,7 +3,7 @@ extension Resolver {
     /// A scope helper: the instance `scope` holds for the registration at `site`.
     static func scoped<Value>(
         _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
-        timeToLive: Duration?
+        timeToLive: TimeToLive?
     ) -> Value {
         let thread = ThreadState.current
         thread.frame(for: token)?.learnName(site.function)
@@ -70,7 +70,7 @@ extension Resolver {
             let entry = storage.entry(for: key) {
                 Entry(
                     key: key, owner: owner?.keyPath, holdsWeakly: scope.kind == .shared,
-                    timeToLive: timeToLive ?? scope.timeToLive)
+                    timeToLive: timeToLive ?? scope.expiration)
             }
             owner?.helperFound(entry)
             // Recorded before the entry is read, for the same reason as a key's edge.

@@ -1,0 +1,11 @@
+import Foundation
+
+extension NSLock {
+    /// Runs `body` with the lock held. (Foundation's own `withLock(_:)` needs iOS 16 and
+    /// macOS 13, above the package's floor.)
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
