@@ -91,7 +91,9 @@ for configuration in debug release; do
         >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
     # Linked against the shared library, not a static copy of it.
     binary="$(swift build -c "$configuration" --package-path "$work" --show-bin-path)/App"
-    if ! ldd "$binary" | grep -q InjectableKitDynamic; then
+    # (ldd's output read whole: `grep -q` stopping it early would fail the pipe under pipefail.)
+    libraries="$(ldd "$binary")"
+    if [[ "$libraries" != *libInjectableKitDynamic* ]]; then
         echo "dynamic client: the $configuration app does not load libInjectableKitDynamic"
         exit 1
     fi
