@@ -6,8 +6,10 @@ import CInjectableAtomics
 ///
 /// Resolution runs on ``shared``, the process's core; its memo publishes to the words that
 /// every call site's fast path reads at fixed addresses (``MemoWords/process``). A core made
-/// with ``init(memoLimit:keysPerKey:)`` is a second one, whose parts have their own state and
-/// words: tests drive them directly, without touching the process's container.
+/// with ``init(memoLimit:keysPerKey:)`` is a second one, for the memo's tests: its memo has
+/// state and words of its own, which tests drive without touching the process's container.
+/// Resolution never reaches its other parts, and a change of its override registry still
+/// reaches the process's memo and dependency index, as a global change does.
 ///
 /// The parts' locks, and the order a thread takes them in, are in `Internal/README.md`.
 final class Core: Sendable {

@@ -17,7 +17,8 @@ struct Frame {
     // frame is closed.
     unowned(unsafe) let override: AnyOverride?
     // What the getter's helpers and nested resolutions report, written only through
-    // `FrameHandle` (below), the frame's one writer.
+    // `FrameHandle` (below), and `pending` also by `ThreadState.noteEntryRead` and
+    // `pendingReadsOfOpenFrames` (below).
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
     fileprivate(set) var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
@@ -67,7 +68,7 @@ struct Frame {
 }
 
 /// An open frame, as the resolution's getter and its scope helpers see it: they report to it
-/// through these calls, and nothing else writes a frame.
+/// through these calls (and `ThreadState`'s read-noting, below, adds to `pending`).
 ///
 /// A getter receives its frame's token in the `Injections` value it is handed
 /// (``ThreadState/frame(for:)``); a helper reports to the innermost resolution's frame
