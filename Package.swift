@@ -36,13 +36,18 @@ let package = Package(
         // Tests
         .testTarget(
             name: "InjectableKitTests",
-            dependencies: ["InjectableKit", "InjectableTesting", "CallSiteFixtures", "DemoKit"]),
+            dependencies: [
+                "InjectableKit", "InjectableTesting", "CallSiteFixtures", "DemoKit", "TestSupport",
+            ]),
+        // Thread-safe values the test targets share (locks, at the package's floor).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Keys resolved from a second module, whose keypath objects differ from the tests'.
         .target(
             name: "CallSiteFixtures", dependencies: ["InjectableKit"],
             path: "Tests/CallSiteFixtures"),
         .testTarget(
-            name: "InjectableTestingTests", dependencies: ["InjectableKit", "InjectableTesting"]),
+            name: "InjectableTestingTests",
+            dependencies: ["InjectableKit", "InjectableTesting", "TestSupport"]),
         .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),
         // An app module as current Xcode templates make them: main actor by default.
         .testTarget(

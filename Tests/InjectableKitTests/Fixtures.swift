@@ -1,6 +1,7 @@
 import Foundation
 import InjectableKit
 import Observation
+import TestSupport
 import Testing
 
 /// The size of a long test (stress, model, memory bounds): `quick` by default, so that

@@ -40,19 +40,3 @@ final class Tally: @unchecked Sendable {
 extension Injections {
     @MainActor var testingViewModel: TestingViewModel { shared(TestingViewModel()) }
 }
-
-/// A value guarded by an `NSLock`. (Not `Mutex`, which needs iOS 18 and macOS 15, above the
-/// package's floor.)
-final class Guarded<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 @testable import InjectableTesting

@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 /// The trace and graph recorded in a layer see that layer's resolutions only, and `verify`

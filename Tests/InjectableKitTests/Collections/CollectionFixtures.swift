@@ -1,4 +1,5 @@
 import InjectableKit
+import TestSupport
 
 /// An element of the test collections, told apart by name and identity.
 protocol Sink: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 /// Each mistake stops the process, so each case runs in a child process (an exit test).

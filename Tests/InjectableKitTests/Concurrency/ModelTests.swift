@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 // A model-based test: seeded random sequences of operations, run against the container and

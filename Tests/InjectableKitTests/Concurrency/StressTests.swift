@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 // Bounded stress: many threads resolve every scope while others register, reset, push, pop

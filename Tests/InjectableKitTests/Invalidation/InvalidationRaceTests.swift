@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 /// A change made while an instance is being built reaches that instance: an override or a

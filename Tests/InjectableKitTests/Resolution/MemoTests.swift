@@ -1,5 +1,6 @@
 import CallSiteFixtures
 import Foundation
+import TestSupport
 import Testing
 
 @testable import InjectableKit

@@ -1,5 +1,6 @@
 import CallSiteFixtures
 import InjectableKit
+import TestSupport
 import Testing
 
 /// A global override, once it has served a key, is found through the memo: these pin that the

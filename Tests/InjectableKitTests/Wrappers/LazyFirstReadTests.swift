@@ -1,5 +1,6 @@
 import Foundation
 import InjectableKit
+import TestSupport
 import Testing
 
 /// Slow to make, and counted, so that a test can tell one resolution from one per thread.
