@@ -18,7 +18,7 @@ struct Frame {
     unowned(unsafe) let override: AnyOverride?
     // What the getter's helpers and nested resolutions report, written only through
     // `FrameHandle` (below), and `pending` also by `ThreadState.noteEntryRead` and
-    // `pendingReadsOfOpenFrames` (below).
+    // `forEachPendingReads` (below).
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
     fileprivate(set) var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
@@ -147,31 +147,24 @@ extension ThreadState {
         return FrameHandle(thread: self, index: index)
     }
 
-    /// Notes `entry`'s epoch, before it is read, in every frame from the one at `index`
-    /// outwards whose getter runs outside its helpers: the read's value may flow into each of
-    /// their values (see `PendingReads`).
+    /// Notes `entry`'s epoch, before it is read, in every frame a read from the frame at
+    /// `index` flows into (see ``forEachPendingReads(fromFrameAt:_:)``).
     func noteEntryRead(_ entry: Entry, fromFrameAt index: Int) {
         guard index >= 0, frames[index].isOutsideHelpers else { return }
         let epoch = entry.currentEpoch
-        var index = index
-        while index >= 0, frames[index].isOutsideHelpers {
-            frames[index].pendingReads.entries.append((entry, epoch))
-            index -= 1
-        }
+        forEachPendingReads(fromFrameAt: index) { $0.entries.append((entry, epoch)) }
     }
 
-    /// The pending reads of every open frame a read now flows into: from the innermost frame
-    /// outwards, each whose getter runs outside its helpers (its value may be built from the
-    /// read), up to the first whose helper is building (that build records the read itself).
-    /// Each made, if need be, before the read.
-    func pendingReadsOfOpenFrames() -> [PendingReads] {
-        var found: [PendingReads] = []
-        var index = frames.count - 1
+    /// Calls `body` with the pending reads of every open frame a read made now, from the frame
+    /// at `index`, flows into: from that frame outwards, each whose getter runs outside its
+    /// helpers (its value may be built from the read), up to the first whose helper is
+    /// building (that build records the read itself). Each made, if need be, before the read.
+    func forEachPendingReads(fromFrameAt index: Int, _ body: (PendingReads) -> Void) {
+        var index = index
         while index >= 0, frames[index].isOutsideHelpers {
-            found.append(frames[index].pendingReads)
+            body(frames[index].pendingReads)
             index -= 1
         }
-        return found
     }
 }
 

@@ -110,10 +110,12 @@ extension Resolver {
         let type = ObjectIdentifier(Value.self)
         let thread = MemoTable.hasDetours ? ThreadState.current : nil
         let building = thread?.buildStack.last
-        // Noted before the lookup, so that the counts precede everything read.
-        let pending = thread?.pendingReadsOfOpenFrames() ?? []
+        // The innermost frame's index, if a read now flows into open frames' pending reads.
+        let reading = thread.flatMap { thread in
+            thread.frames.last?.isOutsideHelpers == true ? thread.frames.count - 1 : nil
+        }
         let chain =
-            building != nil || !pending.isEmpty ? registry.chain.map(\.serial) : [UInt64]()
+            building != nil || reading != nil ? registry.chain.map(\.serial) : [UInt64]()
         var added: (keys: [UInt64], types: [UInt64]) = ([], [])
         if let building {
             added = Core.shared.dependencies.record(
@@ -121,11 +123,14 @@ extension Resolver {
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
         // metadata, made at each type's first resolution.
-        for reads in pending {
-            var consulted: OverrideRegistry? = registry
-            while let here = consulted {
-                reads.note(here)
-                consulted = here.beneath
+        // Noted before the lookup, so that the counts precede everything read.
+        if let thread, let reading {
+            thread.forEachPendingReads(fromFrameAt: reading) { reads in
+                var consulted: OverrideRegistry? = registry
+                while let here = consulted {
+                    reads.note(here)
+                    consulted = here.beneath
+                }
             }
         }
         var servedBy: OverrideRegistry?
@@ -144,11 +149,11 @@ extension Resolver {
                     typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
             }
         }
-        for reads in pending {
-            reads.keys.append(
-                PendingKey(
-                    key: keyPath, type: type, keyRegistries: keyRegistries,
-                    typeRegistries: typeRegistries))
+        if let thread, let reading {
+            let read = PendingKey(
+                key: keyPath, type: type, keyRegistries: keyRegistries,
+                typeRegistries: typeRegistries)
+            thread.forEachPendingReads(fromFrameAt: reading) { $0.keys.append(read) }
         }
         guard let found, let servedBy else { return nil }
         return (found, servedBy)
