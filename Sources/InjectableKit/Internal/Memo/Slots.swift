@@ -4,9 +4,9 @@ import CInjectableAtomics
 /// generation, entry word, and one unused word that keeps a slot inside a cache line. Written
 /// only under `MemoTable`'s lock, read by anyone.
 final class Slots: @unchecked Sendable {
-    // @unchecked: slot words are read and written only atomically (`ik_load_acquire` and so on). A slot's key is stored last (release) when it is made, and
-    // its entry word before its generation when it changes; readers load in the other order
-    // (acquire).
+    // @unchecked: slot words are read and written only atomically (`ik_load_acquire` and so
+    // on). A slot's key is stored last (release) when it is made, and its entry word before
+    // its generation when it changes; readers load in the other order (acquire).
     let capacity: Int
     private let shift: UInt
     private let mask: Int

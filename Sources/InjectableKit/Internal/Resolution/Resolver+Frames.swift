@@ -87,7 +87,6 @@ extension Resolver {
         {
             Failure.cycle(at: index, in: thread.frames)
         }
-        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
     }
 
     /// Pushes a frame for `keyPath` resolved by the factory of its own override (the
@@ -107,16 +106,17 @@ extension Resolver {
         if let index = thread.frames[..<start].firstIndex(where: { $0.keyPath == keyPath }) {
             Failure.cycle(at: index, in: thread.frames)
         }
-        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
         return push(keyPath, of: valueType, in: layer, on: thread, override: override)
     }
 
-    /// Opens the frame `enter` and `enterReplacing` checked for.
+    /// Opens the frame `enter` and `enterReplacing` checked for cycles, unless resolutions
+    /// nest past `depthLimit`.
     @inline(__always)
     private static func push(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
         on thread: ThreadState, override: AnyOverride?
     ) -> UInt64 {
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
         let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
         thread.depth += 1
         MemoTable.beginDetour()
