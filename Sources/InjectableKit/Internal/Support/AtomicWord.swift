@@ -43,8 +43,15 @@ struct AtomicWord: @unchecked Sendable {
     @inline(__always)
     static func checkInlineWords(_ storage: UnsafeMutableRawPointer, of object: AnyObject) {
         assert(
-            storage == _getUnsafePointerToStoredProperties(object),
+            isInlineWord(storage, of: object),
             "InjectableKit: an object's inline atomic words are its first stored property")
+    }
+
+    /// Whether `storage` is where ``init(inline:of:)`` finds `object`'s inline words: the
+    /// check of ``checkInlineWords(_:of:)``, for an `@inlinable` initializer to assert.
+    @usableFromInline
+    static func isInlineWord(_ storage: UnsafeMutableRawPointer, of object: AnyObject) -> Bool {
+        storage == _getUnsafePointerToStoredProperties(object)
     }
 
     @inlinable @inline(__always)

@@ -91,21 +91,15 @@ class LazyOnce: @unchecked Sendable {
     static let circleCheckInterval: TimeInterval = 0.05
 
     /// Inlined where the wrapper is made, which then calls into the library only for
-    /// `capturedLayer()`. (`LazyOnce.`, not `Self.`: an initializer that names its dynamic
+    /// `capturedLayer()`. (No `Self.` here: an initializer that names its dynamic
     /// `Self` is not inlined into another module.)
     @inlinable @inline(__always)
     init(_ key: AnyKeyPath) {
         self.key = key
         held = capturedLayer()
         assert(
-            LazyOnce.isInlineWord(&stateWord, of: self),
+            AtomicWord.isInlineWord(&stateWord, of: self),
             "InjectableKit: an object's inline atomic words are its first stored property")
-    }
-
-    /// Whether `storage` is where `state` finds the word (see `AtomicWord.checkInlineWords`).
-    @usableFromInline
-    static func isInlineWord(_ storage: UnsafeMutableRawPointer, of object: LazyOnce) -> Bool {
-        storage == _getUnsafePointerToStoredProperties(object)
     }
 
     /// The word that says "resolving by the current thread": its `ThreadState`'s address (see

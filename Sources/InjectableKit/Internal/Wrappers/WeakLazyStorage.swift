@@ -35,13 +35,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         case .resolve: fresh = resolve()
         case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
         }
-        if let fresh {
-            // A class instance, or a class-bound existential: `as AnyObject` is its object.
-            object = fresh as AnyObject
-            withUnsafeBytes(of: fresh) {
-                unretained.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-            }
-        }
+        if let fresh { object = copyUnretained(fresh, to: unretained) }
         end()
         return fresh
     }
@@ -79,9 +73,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
 
     /// The instance, retained, if it is alive. Call once the value is resolved.
     private func read() -> Service? {
-        guard let alive = object else { return nil }
-        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
-        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
+        loadIfAlive(object, from: unretained)
     }
 }
 
@@ -99,13 +91,9 @@ final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
             unretained = nil
             return
         }
-        // A class instance, or a class-bound existential: `as AnyObject` is its object.
-        object = value as AnyObject
         let bytes = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
-        withUnsafeBytes(of: value) {
-            bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-        }
+        object = copyUnretained(value, to: bytes)
         unretained = bytes
     }
 
@@ -115,8 +103,27 @@ final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
 
     /// The instance, retained, if it is alive.
     var value: Service? {
-        guard let alive = object, let unretained else { return nil }
-        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
-        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
+        guard let unretained else { return nil }
+        return loadIfAlive(object, from: unretained)
     }
+}
+
+/// Copies `value` (a class instance, or a class-bound existential) bit for bit to `bytes`,
+/// without a retain, and returns its object, for the caller to hold weakly.
+private func copyUnretained<Service>(_ value: Service, to bytes: UnsafeMutableRawPointer)
+    -> AnyObject
+{
+    withUnsafeBytes(of: value) { bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    // A class instance, or a class-bound existential: `as AnyObject` is its object.
+    return value as AnyObject
+}
+
+/// The value `copyUnretained` left at `bytes`, retained, if `object` (its weakly held object,
+/// loaded once) is alive.
+private func loadIfAlive<Service>(_ object: AnyObject?, from bytes: UnsafeMutableRawPointer)
+    -> Service?
+{
+    guard let alive = object else { return nil }
+    // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
+    return withExtendedLifetime(alive) { bytes.load(as: Service.self) }
 }
