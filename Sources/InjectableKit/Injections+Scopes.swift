@@ -109,35 +109,6 @@ extension Injections {
             token: token, timeToLive: nil)
     }
 
-    /// Another name for ``application(_:file:function:line:column:)-method``: once per process.
-    ///
-    /// Both names exist because teams arrive with either: `singleton` is Factory's and
-    /// Swinject's word for this scope, `application` says how long the instance lives. They are
-    /// the same helper.
-    ///
-    /// ```swift
-    /// extension Injections {
-    ///     var settings: Settings { singleton(Settings()) }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - make: Builds the instance.
-    ///   - file: The registration's file; leave the default.
-    ///   - function: The registration's name; leave the default.
-    ///   - line: The registration's line; leave the default.
-    ///   - column: The registration's column; leave the default.
-    /// - Returns: The instance, built by `make` only when the scope holds none.
-    public func singleton<Value: Sendable>(
-        _ make: @autoclosure () -> Value,
-        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
-        column: UInt = #column
-    ) -> Value {
-        Resolver.scoped(
-            Scope.application, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
-    }
-
     /// Shares the instance within one top-level resolution: every registration resolved while
     /// building one `resolve(_:)` result gets the same instance; the next resolution builds anew.
     ///

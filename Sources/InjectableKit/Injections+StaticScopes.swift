@@ -85,26 +85,6 @@ extension Injections {
             token: 0, timeToLive: nil)
     }
 
-    /// The static form of ``singleton(_:file:function:line:column:)-method``:
-    /// for an override's closure or static code, which have no `Injections` value.
-    ///
-    /// - Parameters:
-    ///   - make: Builds the instance.
-    ///   - file: The registration's file; leave the default.
-    ///   - function: The registration's name; leave the default.
-    ///   - line: The registration's line; leave the default.
-    ///   - column: The registration's column; leave the default.
-    /// - Returns: The instance, built by `make` only when the scope holds none.
-    public static func singleton<Value: Sendable>(
-        _ make: @autoclosure () -> Value,
-        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
-        column: UInt = #column
-    ) -> Value {
-        Resolver.scoped(
-            Scope.application, make, site: Site(file, function, line, column),
-            token: 0, timeToLive: nil)
-    }
-
     /// The static form of ``graph(_:file:function:line:column:)-method``:
     /// for an override's closure or static code, which have no `Injections` value.
     ///

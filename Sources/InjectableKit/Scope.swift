@@ -2,8 +2,8 @@ extension Injections {
     /// How long an instance lives, and the cache that holds it.
     ///
     /// A registration chooses its scope with a helper in its getter. The built-in scopes are
-    /// ``shared`` (held weakly), ``cached`` (until reset), ``application`` (once per process,
-    /// alias ``singleton``) and ``graph`` (within one top-level resolution). Define your own
+    /// ``shared`` (held weakly), ``cached`` (until reset), ``application`` (once per process:
+    /// Factory's and Swinject's singleton) and ``graph`` (within one top-level resolution). Define your own
     /// as static properties, and reset them when their lifetime ends:
     ///
     /// ```swift
@@ -57,9 +57,6 @@ extension Injections {
         /// Instances held for the life of the process. ``resetAll(includingApplication:)``
         /// spares them unless asked; ``reset()`` on this scope drops them (for tests).
         public static let application = Scope(name: "application", kind: .application)
-
-        /// Another name for ``application``.
-        public static var singleton: Scope { application }
 
         /// One instance per top-level resolution: every registration resolved while building
         /// one `resolve(_:)` call's result shares it; the next call builds a new one.

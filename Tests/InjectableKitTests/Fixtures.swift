@@ -128,7 +128,6 @@ extension Injections {
     var cachedService: Service { cached(Service("cached")) }
     var otherCachedService: Service { cached(Service("other cached")) }
     var applicationService: Service { application(Service("application")) }
-    var singletonService: Service { singleton(Service("singleton")) }
     var sessionService: Service { scoped(.testSession, Service("session")) }
     var weakCustomService: Service { scoped(.weakCustom, Service("weak custom")) }
     var optionalCachedService: Service? { cached(nil) }

@@ -90,12 +90,6 @@ extension GlobalContainerTests {
             #expect(Injections.container.resolve(\.applicationService) !== first)
         }
 
-        @Test func singletonIsTheApplicationScope() {
-            let first = Injections.container.resolve(\.singletonService)
-            #expect(Injections.container.resolve(\.singletonService) === first)
-            #expect(Injections.Scope.singleton === Injections.Scope.application)
-        }
-
         @Test func customScopeResetDropsOnlyItsOwnInstances() {
             let session = Injections.container.resolve(\.sessionService)
             let cached = Injections.container.resolve(\.cachedService)
