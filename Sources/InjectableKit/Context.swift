@@ -99,6 +99,7 @@ extension Injections {
     public func liveOnly<Value>(
         _ make: @autoclosure () -> Value, function: StaticString = #function
     ) -> Value {
+        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         if ContextFacts.isTesting {
             let message =
                 "InjectableKit: \\.\(function) built its live value under tests, where it is "

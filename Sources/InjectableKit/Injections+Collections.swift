@@ -53,6 +53,7 @@ extension Injections {
         to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
     ) -> Contributions<Element> {
+        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         let contributed = Self.assemble(
             collection, name: "\\.\(function)", minimumCount: minimumCount)
         return Contributions(
@@ -89,6 +90,7 @@ extension Injections {
         to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         minimumCount: Int = 0, function: StaticString = #function
     ) -> KeyedContributions<Key, Element> {
+        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         var elements: [Key: Element] = [:]
         for contribution in Self.assemble(
             collection, name: "\\.\(function)", minimumCount: minimumCount)

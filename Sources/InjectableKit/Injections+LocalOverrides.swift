@@ -61,8 +61,15 @@ extension Injections {
             _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID,
             line: UInt = #line, factory: @escaping @Sendable () -> Value
         ) {
+            register(keyPath, Override(factory), file: file, line: line)
+        }
+
+        func register<Value>(
+            _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>,
+            file: StaticString, line: UInt
+        ) {
             registry.register(
-                Override(factory), forKey: keyPath,
+                override, forKey: keyPath,
                 attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line), in a layer")
         }
     }

@@ -35,7 +35,7 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, scope: Scope, file: StaticString = #fileID,
         line: UInt = #line, factory: @escaping @Sendable () -> Value
     ) {
-        register(keyPath, file: file, line: line, factory: ScopedOverride.factory(scope, factory))
+        register(keyPath, ScopedOverride.override(scope, factory), file: file, line: line)
     }
 }
 
@@ -61,22 +61,21 @@ extension Injections.LocalOverrides {
         file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable () -> Value
     ) {
-        register(keyPath, file: file, line: line, factory: ScopedOverride.factory(scope, factory))
+        register(keyPath, ScopedOverride.override(scope, factory), file: file, line: line)
     }
 }
 
 enum ScopedOverride {
-    /// `factory`, with its instance held by `scope`. Every such override shares this one site;
-    /// the helper keys its entry by the override that called it (`EntryKey.Registration`), so
-    /// each override, and each argument value's, has its own instance.
-    static func factory<Value: Sendable>(
+    /// An override that `scope` holds, whatever the key's own scope.
+    static func override<Value: Sendable>(
         _ scope: Injections.Scope, _ factory: @escaping @Sendable () -> Value
-    ) -> @Sendable () -> Value {
-        { Injections.scoped(scope, factory(), file: site, function: function, line: 1, column: 1) }
+    ) -> Override<Value> {
+        if scope.kind == .unique { return Override(factory, keepsKeyLifetime: false) }
+        return Override(
+            { Injections.scoped(scope, factory(), file: site, function: function, line: 1, column: 1) },
+            keepsKeyLifetime: false)
     }
 
     private static let site: StaticString = "InjectableKit/Injections+ScopedOverrides.swift"
-    /// A function's name, with a parameter list: not a property's getter, which would make the
-    /// site one registration whichever override called it.
     private static let function: StaticString = "register(_:scope:factory:)"
 }

@@ -20,7 +20,7 @@ extension Injections {
     /// instances.
     public final class Scope: Sendable, CustomStringConvertible {
         enum Kind: Sendable {
-            case shared, cached, application, graph
+            case unique, shared, cached, application, graph
         }
 
         /// The scope's name, for diagnostics.
@@ -57,6 +57,11 @@ extension Injections {
         /// Instances held for the life of the process. ``resetAll(includingApplication:)``
         /// spares them unless asked; ``reset()`` on this scope drops them (for tests).
         public static let application = Scope(name: "application", kind: .application)
+
+        /// No instance kept: every resolution builds a new one, as a getter without a helper
+        /// does. For an override that should not keep the key's lifetime:
+        /// `register(\.api, scope: .unique) { MockAPI() }`.
+        public static let unique = Scope(name: "unique", kind: .unique)
 
         /// One instance per top-level resolution: every registration resolved while building
         /// one `resolve(_:)` call's result shares it; the next call builds a new one.

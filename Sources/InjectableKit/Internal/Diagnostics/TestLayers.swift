@@ -40,7 +40,7 @@ enum TestLayers {
 
     /// Reports `keyPath`, resolved outside any layer, if a running test's layer overrides it.
     static func check(_ keyPath: AnyKeyPath) {
-        guard let reporter = TestHook.reporter else { return }
+        guard let reporter = TestHook.reporter, ThreadState.current.probe == nil else { return }
         let type = ObjectIdentifier(Swift.type(of: keyPath).valueType)
         let layers = lock.withLock { live.values.map(\.0) }
         let overridden = layers.contains { layer in

@@ -136,7 +136,7 @@ final class VerificationRun: @unchecked Sendable {
         }
         let lifetime: String
         switch child.scope?.kind {
-        case nil: lifetime = "a new instance on every resolution"
+        case nil, .unique: lifetime = "a new instance on every resolution"
         case .graph: lifetime = "one instance per resolution"
         case .shared: lifetime = "an instance that lives while something holds it"
         case .cached, .application: return nil

@@ -25,8 +25,9 @@ struct EntryKey: Hashable, @unchecked Sendable {
         case owner(AnyKeyPath)
         /// The override whose factory called the helper: one registration for every key it
         /// serves, and never the one its replacement serves, so that a replaced override's
-        /// build, still running, never fills the entry its replacement reads.
-        case override(AnyOverride)
+        /// build, still running, never fills the entry its replacement reads. With the
+        /// arguments' keypath when the override builds in a subscript's helper.
+        case override(AnyOverride, AnyKeyPath?)
     }
 
     init(site: Site, type: ObjectIdentifier, registration: Registration = .site) {
@@ -49,7 +50,7 @@ struct EntryKey: Hashable, @unchecked Sendable {
 
     /// The override whose factory called the helper, if one did.
     var override: AnyOverride? {
-        if case .override(let override) = registration { return override }
+        if case .override(let override, _) = registration { return override }
         return nil
     }
 
@@ -71,7 +72,8 @@ struct EntryKey: Hashable, @unchecked Sendable {
         case (.site, .site): return true
         case (.argument(let lhs), .argument(let rhs)), (.owner(let lhs), .owner(let rhs)):
             return lhs == rhs
-        case (.override(let lhs), .override(let rhs)): return lhs === rhs
+        case (.override(let lhs, let lhsArgument), .override(let rhs, let rhsArgument)):
+            return lhs === rhs && lhsArgument == rhsArgument
         default: return false
         }
     }
@@ -79,7 +81,8 @@ struct EntryKey: Hashable, @unchecked Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(folded)
         switch registration {
-        case .argument(let keyPath), .owner(let keyPath): hasher.combine(keyPath)
+        case .argument(let keyPath), .owner(let keyPath), .override(_, let keyPath?):
+            hasher.combine(keyPath)
         case .site, .override: break
         }
     }

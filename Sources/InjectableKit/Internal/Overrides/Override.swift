@@ -8,9 +8,13 @@ class AnyOverride: @unchecked Sendable {
     @exclusivity(unchecked) private final var servedWord: UInt = 0
     /// The type the factory returns: the type of the keys a type override serves.
     let valueType: Any.Type
+    /// Whether the key's own scope helper holds what the factory builds (the default), rather
+    /// than a scope the override names (`register(_:scope:factory:)`) or none.
+    let keepsKeyLifetime: Bool
 
-    init(valueType: Any.Type) {
+    init(valueType: Any.Type, keepsKeyLifetime: Bool) {
         self.valueType = valueType
+        self.keepsKeyLifetime = keepsKeyLifetime
         AtomicWord.checkInlineWords(&servedWord, of: self)
     }
 
@@ -30,8 +34,8 @@ final class Override<Value>: AnyOverride, @unchecked Sendable {
     // @unchecked: `make` is an immutable `@Sendable` closure.
     let make: @Sendable () -> Value
 
-    init(_ make: @escaping @Sendable () -> Value) {
+    init(_ make: @escaping @Sendable () -> Value, keepsKeyLifetime: Bool = true) {
         self.make = make
-        super.init(valueType: Value.self)
+        super.init(valueType: Value.self, keepsKeyLifetime: keepsKeyLifetime)
     }
 }

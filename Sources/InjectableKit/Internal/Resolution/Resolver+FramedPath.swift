@@ -8,6 +8,7 @@ extension Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
+        if token == OverrideLifetimes.probeToken { ThreadState.current.probe?.resolvedOthers = true }
         if case .plainGetter = lookup, let thread = enterUnframed() {
             let value = apply(0)
             exitUnframed(thread)
@@ -35,7 +36,7 @@ extension Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller)
+                    in: nil, token: token, caller: caller, apply: apply)
             }
             lookup = .unknown  // a change emptied the box: look again
         }
@@ -67,7 +68,7 @@ extension Resolver {
                 }
                 return resolve(
                     keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller)
+                    token: token, caller: caller, apply: apply)
             }
         }
         let thread = ThreadState.current
@@ -163,25 +164,41 @@ extension Resolver {
     /// `layer` (`nil`: outside any layer).
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
-        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?
+        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
+        apply: (_ token: UInt64) -> Value
     ) -> Value {
         let thread = ThreadState.current
-        _ = enter(
+        let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
             override: override)
-        override.markServed()
-        let value = override.make()
+        let value = serve(keyPath, override, frameToken: frameToken, apply: apply)
         leave(on: thread)
         return value
     }
 
-    /// Where to look for what an override replaces, when `keyPath` is resolved directly by
-    /// the factory of its own override (the innermost frame): the registries beneath the one
-    /// whose override that is (`nil`: none, the key's getter), and the frame's layer.
-    ///
-    /// The registry is found again by the override it holds (a change since the parent frame
-    /// began may have removed it: the lookup then starts beneath every registry, at the key's
-    /// getter), so that frames need not carry it: every framed resolution would pay for it.
+    /// Serves `override` in the frame just entered. One that keeps the key's lifetime builds
+    /// where the key's first scope helper keeps its instance, as that helper's registration of
+    /// the override; where that is, a probe of the getter finds once (see `OverrideLifetimes`).
+    private static func serve<Value>(
+        _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>, frameToken: UInt64,
+        apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        override.markServed()
+        guard override.keepsKeyLifetime,
+            case .helper(let placement) = OverrideLifetimes.lifetime(
+                of: keyPath, named: KeyNames.describe(keyPath))
+        else { return override.make() }
+        return build(override, at: placement, frameToken: frameToken)
+    }
+
+    private static func build<Value>(
+        _ override: Override<Value>, at placement: Placement, frameToken: UInt64
+    ) -> Value {
+        scoped(
+            placement.scope, override.make, site: placement.site, token: frameToken,
+            timeToLive: placement.timeToLive)
+    }
+
     @inline(never)
     private static func replacedLookup(_ keyPath: AnyKeyPath)
         -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
@@ -209,11 +226,10 @@ extension Resolver {
     ) -> Value {
         let thread = ThreadState.current
         if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
-            _ = enterReplacing(
+            let frameToken = enterReplacing(
                 keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
                 override: found.override)
-            found.override.markServed()
-            let value = found.override.make()
+            let value = serve(keyPath, found.override, frameToken: frameToken, apply: apply)
             leave(on: thread)
             return value
         }

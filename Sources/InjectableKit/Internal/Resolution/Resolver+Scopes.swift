@@ -5,8 +5,15 @@ extension Resolver {
         _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
         timeToLive: TimeToLive?
     ) -> Value {
+        if token == OverrideLifetimes.probeToken {
+            OverrideLifetimes.reached(Placement(scope: scope, site: site, timeToLive: timeToLive))
+        }
         let thread = ThreadState.current
-        thread.frame(for: token)?.learnName(site.function)
+        let frame = thread.frame(for: token)
+        frame?.learnName(site.function)
+        // Called with the token of a frame an override serves: that override, built where the
+        // key's helper keeps its instance (see `serve`), as its own registration.
+        let served = frame?.override
         let owner = thread.innermostResolution
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
@@ -22,14 +29,16 @@ extension Resolver {
         // a helper outside a property's getter may be called for any number of keys, each its
         // own registration (see `EntryKey`).
         let registration: EntryKey.Registration =
-            if let argument {
+            if let served {
+                .override(served, argument)
+            } else if let argument {
                 .argument(argument)
             } else if site.isInPropertyGetter {
                 // A property's getter is that registration, whoever reads it: an alias
                 // (`var service: any P { live }`) or an override's closure shares its instance.
                 .site
             } else if let override = owner?.override {
-                .override(override)
+                .override(override, nil)
             } else if let owner, !site.isInFunctionWithoutParameters {
                 .owner(owner.keyPath)
             } else {
@@ -37,7 +46,7 @@ extension Resolver {
             }
         let key = EntryKey(
             site: site, type: ObjectIdentifier(Value.self), registration: registration)
-        owner?.helperCalled(in: scope, at: site)
+        owner?.helperCalled(in: scope, at: site, timeToLive: timeToLive)
         /// Runs a helper's factory, counted on the owner's frame.
         // NB: no `owner?.runHelper(make) ?? make()`: in this unspecialised code, `Value?` would
         // look `Optional<Value>`'s metadata up.
@@ -46,6 +55,7 @@ extension Resolver {
             return owner.runHelper(make)
         }
 
+        if scope.kind == .unique { return run() }
         if scope.kind == .graph {
             guard thread.depth > 0 else { return make() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }

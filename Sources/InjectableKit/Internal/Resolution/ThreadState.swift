@@ -34,6 +34,8 @@ final class ThreadState: @unchecked Sendable {
     @exclusivity(unchecked) var changes = 0
     /// The key check this thread runs for `Injections.verify`, if it runs one.
     var verification: VerificationRun?
+    /// The probe this thread runs a getter for (see `OverrideLifetimes`).
+    var probe: OverrideLifetimes.Probe?
     @exclusivity(unchecked) private var nextToken: UInt64
     #if INJECTABLEKIT_INTERNAL_CHECKS
         /// The ranked locks this thread holds, in the order taken (see `LockRank`).

@@ -1,0 +1,104 @@
+import CInjectableAtomics
+import Foundation
+
+/// Where a getter's first scope helper keeps its instance: the lifetime that an override of the
+/// key keeps (see `Resolver.serve`).
+struct Placement {
+    let scope: Injections.Scope
+    let site: Site
+    let timeToLive: TimeToLive?
+}
+
+/// The lifetimes that overrides keep, learned once per key by a probe: the key's getter runs on
+/// a thread of its own, with `probeToken`, and its first scope helper reports where it keeps
+/// its instance and ends that thread before building anything (`reached(_:)`). A getter that
+/// returns instead has no helper (a unique key): it built its value, on the probe's thread. One
+/// that resolves other keys before its helper has resolved them there: it is warned about once.
+/// See Internal/README.md, "Overrides keep their key's lifetime".
+enum OverrideLifetimes {
+    enum Learned {
+        case helper(Placement)
+        case unique
+    }
+
+    /// The token a probed getter is handed: no frame has it (its frame index would be 65,534).
+    static let probeToken = UInt64.max
+
+    /// What a probe found, written by its thread before it ends and read by the thread that
+    /// waited for it.
+    class Probe: @unchecked Sendable {
+        // @unchecked: written by the probe's thread only, and read after `pthread_join`.
+        fileprivate var placement: Placement?
+        var resolvedOthers = false
+
+        /// Runs the getter, with `probeToken`.
+        fileprivate func run() {}
+    }
+
+    private final class KeyProbe<Value>: Probe, @unchecked Sendable {
+        let keyPath: KeyPath<Injections, Value>
+
+        init(_ keyPath: KeyPath<Injections, Value>) { self.keyPath = keyPath }
+
+        override func run() { _ = Injections(token: OverrideLifetimes.probeToken)[keyPath: keyPath] }
+    }
+
+    private final class Table: @unchecked Sendable {
+        // @unchecked: the dictionary is guarded by `lock`.
+        let lock = Lock(rank: .leaf)
+        // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
+        @exclusivity(unchecked) var learned: [AnyKeyPath: Learned] = [:]
+    }
+
+    private static let table = Table()
+    // Keys with arguments are new values at each argument: past this many, they are probed again.
+    private static let limit = 4096
+
+    /// The lifetime of `keyPath`'s registration, learned before or probed now; `nil` if no
+    /// thread could be started to probe it.
+    static func lifetime<Value>(
+        of keyPath: KeyPath<Injections, Value>, named name: @autoclosure () -> String
+    ) -> Learned? {
+        if let learned = table.lock.withLock({ table.learned[keyPath] }) { return learned }
+        let probe = KeyProbe(keyPath)
+        // The thread may end inside the getter: it takes no reference it would not let go of.
+        let status = ik_run_on_new_thread(
+            { context in
+                Unmanaged<Probe>.fromOpaque(context!)._withUnsafeGuaranteedRef { probe in
+                    ThreadState.current.probe = probe
+                    probe.run()
+                    ThreadState.current.probe = nil
+                }
+                return nil
+            }, Unmanaged.passUnretained(probe).toOpaque())
+        guard status == 0 else { return nil }
+        let learned = probe.placement.map(Learned.helper) ?? .unique
+        let first = table.lock.withLock {
+            guard table.learned.count < limit else { return true }
+            return table.learned.updateValue(learned, forKey: keyPath) == nil
+        }
+        if first, probe.resolvedOthers {
+            warn(
+                "\(name())'s getter resolves other keys before its scope helper: they were "
+                    + "resolved (once) to learn the lifetime that the key's overrides keep. "
+                    + "Resolve them inside the helper (`cached(Service(resolve(\\.other)))`), or "
+                    + "give the override a lifetime of its own, which never runs the getter: "
+                    + "`register(\(name()), scope: .unique) { ... }` (or `.cached`, ...).")
+        }
+        return learned
+    }
+
+    /// Called by every scope helper (and `liveOnly`, `contributions(to:)`, helpers that keep
+    /// nothing) handed `probeToken`: reports the placement and ends the probe's thread there.
+    static func reached(_ placement: Placement?) {
+        let thread = ThreadState.current
+        guard let probe = thread.probe else { return }
+        probe.placement = placement
+        thread.probe = nil
+        ik_end_thread()
+    }
+
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("InjectableKit: warning: \(message)\n".utf8))
+    }
+}
