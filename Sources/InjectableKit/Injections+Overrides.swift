@@ -17,8 +17,8 @@ extension Injections {
     /// type `(any MyServiceType)?`. Registering drops what scopes cached for that type, and what
     /// they cached from it, so the next resolution uses the new factory.
     ///
-    /// The factory builds a new instance on every resolution; to keep one, wrap it in a scope
-    /// helper: `register { Injections.shared(MockService() as any MyServiceType) }`.
+    /// The factory's instance lives as each key it serves says: a `cached` key holds one mock
+    /// until its scope is reset, a unique key builds one on every resolution.
     ///
     /// - Parameters:
     ///   - file: Where the call is, for the report of a test's global change; leave the default.
@@ -77,8 +77,9 @@ extension Injections {
     ///
     /// Registering drops what scopes cached for the key, and what they cached from it (a cached
     /// parent built with it), so the next resolution uses the new
-    /// factory. The factory builds a new instance on every resolution unless it wraps the
-    /// construction in a scope helper (`Injections.cached(MockService())`).
+    /// factory. The factory's instance lives as the key's would: a `cached` key holds one mock
+    /// until its scope is reset (see <doc:Testing>);
+    /// ``register(_:scope:file:line:factory:)`` chooses another lifetime.
     ///
     /// The factory may build on the value it replaces: resolving the same key directly in it
     /// resolves what the key would be without this override (an override beneath it, in an

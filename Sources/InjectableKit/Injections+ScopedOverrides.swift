@@ -1,23 +1,17 @@
-// Overrides that keep their instance in a scope, as the key's own registration does. An override
-// is unique by default: the key's scope is written inside its getter, which only running the
-// getter (building the live value the override replaces) could tell.
+// Overrides given a lifetime of their own, instead of their key's.
 extension Injections {
-    /// Overrides one key with a factory whose instance `scope` holds, as a scope helper in a
-    /// registration would.
+    /// Overrides one key with a factory whose instance `scope` holds, whatever the key's own
+    /// scope: an override without `scope:` keeps the key's.
     ///
     /// ```swift
     /// extension Injections {
     ///     var imageCache: any ImageCaching { cached(ImageCache()) }
     /// }
-    /// Injections.container.register(\.imageCache, scope: .cached) { MockImageCache() }
-    /// // the same as
-    /// Injections.container.register(\.imageCache) { Injections.cached(MockImageCache()) }
+    /// Injections.container.register(\.imageCache, scope: .unique) { MockImageCache() }
     /// ```
     ///
-    /// An override without a scope builds a new instance on every resolution, whatever the
-    /// scope of the key it replaces: the scope is written in the key's getter, and only
-    /// running it would tell, which builds the live value. Give the override the key's scope
-    /// when the code under test relies on getting the same instance twice.
+    /// The key's getter is never run to learn its lifetime, which an override without `scope:`
+    /// does once (see <doc:Testing>).
     ///
     /// The override's instance is its own: it is not the one the key's registration cached,
     /// it is dropped when the scope is reset, and registering or resetting the key's override
@@ -26,8 +20,8 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - keyPath: The key to override.
-    ///   - scope: The scope that holds the override's instance, such as `.cached` or
-    ///     `.application`.
+    ///   - scope: The scope that holds the override's instance, such as `.cached`,
+    ///     `.application`, or `.unique` for a new one at every resolution.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement, when the scope holds none.
@@ -72,7 +66,10 @@ enum ScopedOverride {
     ) -> Override<Value> {
         if scope.kind == .unique { return Override(factory, keepsKeyLifetime: false) }
         return Override(
-            { Injections.scoped(scope, factory(), file: site, function: function, line: 1, column: 1) },
+            {
+                Injections.scoped(
+                    scope, factory(), file: site, function: function, line: 1, column: 1)
+            },
             keepsKeyLifetime: false)
     }
 

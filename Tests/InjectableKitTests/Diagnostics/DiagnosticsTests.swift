@@ -50,8 +50,7 @@ extension Injections {
                 """#)
     }
 
-    /// An override's factory is not the key's getter, so its name is not known: the key shows
-    /// as its type.
+    /// An override keeps its key's scope, whose helper names the key.
     @Test func theGraphExportsAsGraphvizDOTWithOverridesMarked() async throws {
         let result = try await #require(
             processExitsWith: .success, observing: [\.standardOutputContent]
@@ -64,9 +63,9 @@ extension Injections {
         #expect(
             text(of: result) == #"""
                 digraph Injections {
-                    "\\.<DiagnosticsAPI>" [label="\\.<DiagnosticsAPI> (unique, override)"];
+                    "\\.diagnosticsAPI" [label="\\.diagnosticsAPI (cached, override)"];
                     "\\.diagnosticsStore" [label="\\.diagnosticsStore (unique)"];
-                    "\\.diagnosticsStore" -> "\\.<DiagnosticsAPI>";
+                    "\\.diagnosticsStore" -> "\\.diagnosticsAPI";
                 }
                 """#)
     }

@@ -55,7 +55,7 @@ extension Injections {
         }
     }
 
-    @Test func aDecoratingOverrideSeesEveryResolutionOfTheKeysCachedInstance() {
+    @Test func aDecoratingOverrideOfACachedKeyIsCachedWithIt() {
         let decorated = Counter()
         Injections.withOverrides {
             $0.register(\.decoratedService) {
@@ -68,7 +68,7 @@ extension Injections {
             let second = Injections.container.resolve(\.decoratedService)
             #expect(first === second)
             #expect(first.name == "live")
-            #expect(decorated.count == 2)
+            #expect(decorated.count == 1)
         }
     }
 

@@ -1,14 +1,109 @@
 import InjectableKit
 import Testing
 
+protocol LifetimeProbed: AnyObject, Sendable {
+    var name: String { get }
+}
+
+/// A live service that counts its instances: an override that keeps its key's lifetime must
+/// never build one.
+final class LiveProbed: LifetimeProbed {
+    static let built = Counter()
+    let name = "live"
+    init() { Self.built.increment() }
+}
+
+final class MockProbed: LifetimeProbed {
+    let name = "mock"
+}
+
 extension Injections {
     var scopedOverrideCache: Service { cached(Service("live")) }
     subscript(scopedOverrideAccount id: Int) -> Account { cached(Account(id: id)) }
+    // The helper builds `LiveProbed`, not the key's `any LifetimeProbed`: the usual shape.
+    var probedCached: any LifetimeProbed { cached(LiveProbed()) }
+    var probedShared: any LifetimeProbed { shared(LiveProbed()) }
+    var probedApplication: any LifetimeProbed { application(LiveProbed()) }
+    var probedUnique: any LifetimeProbed { LiveProbed() }
+    var probedLiveOnly: any LifetimeProbed { cached(liveOnly(LiveProbed())) }
 }
 
-/// Overrides given a scope with `register(_:scope:factory:)`. Each test runs in its own layer
-/// (`Injections.withOverrides`), whose caches are its own, so they run in parallel.
+/// An override keeps its key's lifetime, unless `register(_:scope:factory:)` gives it another.
+/// Each test runs in its own layer (`Injections.withOverrides`), whose caches are its own, so
+/// they run in parallel; none of them builds a `LiveProbed`.
 @Suite struct ScopedOverrideTests {
+    @Test func anOverrideOfACachedKeyIsOneInstanceUntilTheScopeIsReset() {
+        Injections.withOverrides {
+            $0.register(\.probedCached) { MockProbed() }
+        } operation: {
+            let first = Injections.container.resolve(\.probedCached)
+            #expect(first.name == "mock")
+            #expect(Injections.container.resolve(\.probedCached) === first)
+            Injections.Scope.cached.reset()
+            let rebuilt = Injections.container.resolve(\.probedCached)
+            #expect(rebuilt.name == "mock")
+            #expect(rebuilt !== first)
+        }
+    }
+
+    @Test func aTypeOverrideKeepsTheLifetimeOfEachKeyItServes() {
+        Injections.withOverrides {
+            $0.register { MockProbed() as any LifetimeProbed }
+        } operation: {
+            let cached = Injections.container.resolve(\.probedCached)
+            #expect(Injections.container.resolve(\.probedCached) === cached)
+            let application = Injections.container.resolve(\.probedApplication)
+            #expect(application !== cached)
+            #expect(Injections.container.resolve(\.probedApplication) === application)
+            #expect(
+                Injections.container.resolve(\.probedUnique)
+                    !== Injections.container.resolve(\.probedUnique))
+        }
+    }
+
+    @Test func anOverrideOfASharedKeyIsHeldWeaklyAsTheKeysInstanceIs() {
+        Injections.withOverrides {
+            $0.register(\.probedShared) { MockProbed() }
+        } operation: {
+            weak var released: (any LifetimeProbed)?
+            do {
+                let first = Injections.container.resolve(\.probedShared)
+                #expect(Injections.container.resolve(\.probedShared) === first)
+                released = first
+            }
+            #expect(released == nil)
+        }
+    }
+
+    @Test func learningAKeysLifetimeNeverBuildsItsLiveValue() {
+        let before = LiveProbed.built.count
+        Injections.withOverrides {
+            $0.register(\.probedCached) { MockProbed() }
+            $0.register(\.probedShared) { MockProbed() }
+            $0.register(\.probedApplication) { MockProbed() }
+            $0.register(\.probedLiveOnly) { MockProbed() }
+        } operation: {
+            for _ in 0..<2 {
+                _ = Injections.container.resolve(\.probedCached)
+                _ = Injections.container.resolve(\.probedShared)
+                _ = Injections.container.resolve(\.probedApplication)
+                #expect(Injections.container.resolve(\.probedLiveOnly).name == "mock")
+            }
+        }
+        // Other tests may build live ones meanwhile, but never through these overrides: the
+        // live keys are not resolved anywhere else.
+        #expect(LiveProbed.built.count == before)
+    }
+
+    @Test func theUniqueScopeBuildsTheOverrideAnewOnEveryResolution() {
+        Injections.withOverrides {
+            $0.register(\.probedCached, scope: .unique) { MockProbed() }
+        } operation: {
+            let first = Injections.container.resolve(\.probedCached)
+            #expect(Injections.container.resolve(\.probedCached) !== first)
+        }
+    }
+
     @Test func overrideWithAScopeReturnsOneInstanceUntilTheScopeIsReset() {
         Injections.withOverrides {
             $0.register(\.scopedOverrideCache, scope: .cached) { Service("mock") }
@@ -20,15 +115,6 @@ extension Injections {
             let rebuilt = Injections.container.resolve(\.scopedOverrideCache)
             #expect(rebuilt.name == "mock")
             #expect(rebuilt !== first)
-        }
-    }
-
-    @Test func overrideWithoutAScopeBuildsOnEveryResolutionEvenForACachedKey() {
-        Injections.withOverrides {
-            $0.register(\.scopedOverrideCache) { Service("mock") }
-        } operation: {
-            let first = Injections.container.resolve(\.scopedOverrideCache)
-            #expect(Injections.container.resolve(\.scopedOverrideCache) !== first)
         }
     }
 

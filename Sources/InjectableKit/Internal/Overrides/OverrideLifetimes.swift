@@ -40,7 +40,9 @@ enum OverrideLifetimes {
 
         init(_ keyPath: KeyPath<Injections, Value>) { self.keyPath = keyPath }
 
-        override func run() { _ = Injections(token: OverrideLifetimes.probeToken)[keyPath: keyPath] }
+        override func run() {
+            _ = Injections(token: OverrideLifetimes.probeToken)[keyPath: keyPath]
+        }
     }
 
     private final class Table: @unchecked Sendable {
@@ -79,7 +81,7 @@ enum OverrideLifetimes {
         }
         if first, probe.resolvedOthers {
             warn(
-                "\(name())'s getter resolves other keys before its scope helper: they were "
+                "\(name())'s getter resolves other keys outside a scope helper: they were "
                     + "resolved (once) to learn the lifetime that the key's overrides keep. "
                     + "Resolve them inside the helper (`cached(Service(resolve(\\.other)))`), or "
                     + "give the override a lifetime of its own, which never runs the getter: "

@@ -8,7 +8,9 @@ extension Resolver {
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
         caller: StaticString?, apply: (_ token: UInt64) -> Value
     ) -> Value {
-        if token == OverrideLifetimes.probeToken { ThreadState.current.probe?.resolvedOthers = true }
+        if token == OverrideLifetimes.probeToken {
+            ThreadState.current.probe?.resolvedOthers = true
+        }
         if case .plainGetter = lookup, let thread = enterUnframed() {
             let value = apply(0)
             exitUnframed(thread)
