@@ -1,29 +1,4 @@
 extension Injections {
-    /// Drops the instances scopes cached for one key, and what they cached from them (a cached
-    /// parent built with it), without touching the rest of any scope or the key's override.
-    /// The next resolution builds the key again.
-    ///
-    /// For a key with arguments it drops the instance of that argument value only:
-    ///
-    /// ```swift
-    /// Injections.container.resetCache(\.session)  // after logout
-    /// Injections.container.resetCache(\.[account: 42])
-    /// ```
-    ///
-    /// Inside `Injections.withOverrides`, it drops the instances of that layer's caches only,
-    /// as `Scope.reset()` does. To drop a key's override, use
-    /// ``reset(_:file:line:)-(KeyPath<Injections,Value>,_,_)``. To drop the instances of every
-    /// argument value of a subscript, give it a scope of its own (`scoped(.accounts,
-    /// Account(id))`) and reset that scope.
-    ///
-    /// - Parameter keyPath: The key whose cached instances to drop.
-    public func resetCache<Value>(_ keyPath: KeyPath<Injections, Value>) {
-        let registry = OverrideRegistry.current
-        for scope in Scope.all {
-            registry.storage(for: scope).reset { $0.owner == keyPath }
-        }
-    }
-
     /// Whether a scope holds an instance of `keyPath` now (a `shared` one still alive, a
     /// `cached` one not expired), so that resolving it would not build one.
     ///
@@ -58,26 +33,5 @@ extension Injections {
         var byKey = false
         return OverrideRegistry.current.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
             != nil
-    }
-
-    /// Drops everything the container was given or built since launch: every override, then
-    /// every cached instance of every scope, ``Scope/application`` included. Contexts
-    /// (`when(.test)`, `when(.argument(_:))`) are read from the process and hold no state to
-    /// reset.
-    ///
-    /// ```swift
-    /// Injections.container.resetAll()
-    /// ```
-    ///
-    /// Inside `Injections.withOverrides`, it drops that layer's overrides and caches only. To
-    /// keep the application scope, call ``reset(file:line:)`` and
-    /// `Scope.resetAll(includingApplication: false)` instead.
-    ///
-    /// - Parameters:
-    ///   - file: Where the call is, for the report of a test's global change; leave the default.
-    ///   - line: The line of the call, likewise.
-    public func resetAll(file: StaticString = #fileID, line: UInt = #line) {
-        reset(file: file, line: line)
-        Scope.resetAll(includingApplication: true)
     }
 }

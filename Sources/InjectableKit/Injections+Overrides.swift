@@ -123,8 +123,18 @@ extension Injections {
             registry, "register(\(KeyNames.describe(keyPath))) { ... }", file: file, line: line)
     }
 
-    /// Drops every override, and what scopes cached for the keys and types they served.
+    /// Drops every override, and what scopes cached for the keys and types they served (and
+    /// what was built from that). `Scope.resetAll()` drops the scopes' instances.
     ///
+    /// | Call | Drops |
+    /// | --- | --- |
+    /// | `reset()` | every override, and what was cached from them |
+    /// | `reset(\.key)` | the key's override and cached instances, and what was built from them |
+    /// | `reset(Type.self)` | the type's override, and what was cached from it |
+    /// | `Scope.cached.reset()` | one scope's instances |
+    /// | `Scope.resetAll(includingApplication: true)` | every scope's instances |
+    ///
+    /// Inside `Injections.withOverrides`, each drops that layer's overrides and caches only.
     /// The ``AutoRegistering`` hook, if the program has one, runs again before the next use
     /// of the container, so the app's module-level registrations come back.
     ///
@@ -139,10 +149,20 @@ extension Injections {
         TestHook.changed(registry, "reset()", file: file, line: line)
     }
 
-    /// Drops the override registered for one key, and what scopes cached for the key while
-    /// it applied (and built from that); the key resolves with its own registration again.
-    /// A key without an override is left as it is: ``resetCache(_:)`` drops a key's cached
-    /// instance.
+    /// Drops one key: its override, the instances scopes cached for it (its own and its
+    /// override's), and what they cached from them (a cached parent built with it), as
+    /// Factory's `reset` of a factory does. The next resolution builds the key again, with its
+    /// own registration.
+    ///
+    /// For a key with arguments it drops that argument value only:
+    ///
+    /// ```swift
+    /// Injections.container.reset(\.session)  // after logout
+    /// Injections.container.reset(\.[account: 42])
+    /// ```
+    ///
+    /// To drop the instances of every argument value of a subscript, give it a scope of its own
+    /// (`scoped(.accounts, Account(id))`) and reset that scope.
     ///
     /// - Parameters:
     ///   - keyPath: The key whose override to drop.
@@ -155,6 +175,9 @@ extension Injections {
         let registry = OverrideRegistry.current
         registry.removeOverride(
             forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        for scope in Scope.all {
+            registry.storage(for: scope).reset { $0.owner == keyPath }
+        }
         TestHook.changed(registry, "reset(\(KeyNames.describe(keyPath)))", file: file, line: line)
     }
 

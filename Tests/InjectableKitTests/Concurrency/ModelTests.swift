@@ -120,6 +120,7 @@ enum ModelOperation: CustomStringConvertible {
 
 /// What the container promises, written as plainly as possible.
 struct ContainerModel {
+    /// The overrides in effect, each named by the number of its registration.
     struct Overrides: Equatable {
         var byKey: [ModelKey: Int] = [:]
         var byType: Int?
@@ -127,25 +128,30 @@ struct ContainerModel {
 
     var overrides = Overrides()
     var saved: [Overrides] = []
-    /// The serial of the instance each scoped key holds (for `shared`: held weakly).
-    var cache: [ModelKey: Int] = [:]
+    /// Each registration's label, by its number.
+    var labels: [Int: String] = [:]
+    /// The instance each scoped key holds (for `shared`: held weakly), and the registration
+    /// that built it (`nil`: the key's own). An override keeps its key's lifetime.
+    var cache: [ModelKey: (registration: Int?, serial: Int)] = [:]
     /// Serials the test holds strongly (keeping `shared` instances alive).
     var held: Set<Int> = []
+
+    /// The override that serves `key`, if any.
+    func registration(for key: ModelKey) -> Int? { overrides.byKey[key] ?? overrides.byType }
 
     /// What resolving `key` must give: the label, and the serial when it must be an instance
     /// seen before (`nil`: a new one).
     func expectation(for key: ModelKey) -> (label: String, serial: Int?) {
-        if let n = overrides.byKey[key] { return ("key #\(n)", nil) }
-        if let n = overrides.byType { return ("type #\(n)", nil) }
-        let label = "live \(key.name)"
-        guard key.scope != nil, let serial = cache[key] else { return (label, nil) }
-        if key == .shared && !held.contains(serial) { return (label, nil) }
-        return (label, serial)
+        let registration = registration(for: key)
+        let label = registration.flatMap { labels[$0] } ?? "live \(key.name)"
+        guard key.scope != nil, let cached = cache[key], cached.registration == registration
+        else { return (label, nil) }
+        if key == .shared && !held.contains(cached.serial) { return (label, nil) }
+        return (label, cached.serial)
     }
 
     mutating func resolved(_ key: ModelKey, serial: Int, hold: Bool) {
-        let live = overrides.byKey[key] == nil && overrides.byType == nil
-        if live && key.scope != nil { cache[key] = serial }
+        if key.scope != nil { cache[key] = (registration(for: key), serial) }
         if hold { held.insert(serial) }
     }
 
@@ -202,7 +208,8 @@ extension GlobalContainerTests {
                     let value = container.resolve(key.keyPath)
                     let sameAsExpected = expected.serial.map { $0 == value.serial }
                     if value.label != expected.label || sameAsExpected == false
-                        || (expected.serial == nil && model.cache.values.contains(value.serial)
+                        || (expected.serial == nil
+                            && model.cache.values.contains { $0.serial == value.serial }
                             && model.held.contains(value.serial))
                     {
                         return """
@@ -215,13 +222,18 @@ extension GlobalContainerTests {
                     if hold { held.append(value) }
                 case .registerKey(let key, let n):
                     container.register(key.keyPath) { ModelValue("key #\(n)") }
-                    model.change { $0.byKey[key] = n }
+                    let registration = model.labels.count
+                    model.labels[registration] = "key #\(n)"
+                    model.change { $0.byKey[key] = registration }
                 case .registerType(let n):
                     container.register { ModelValue("type #\(n)") }
-                    model.change { $0.byType = n }
+                    let registration = model.labels.count
+                    model.labels[registration] = "type #\(n)"
+                    model.change { $0.byType = registration }
                 case .resetKey(let key):
                     container.reset(key.keyPath)
                     model.change { $0.byKey[key] = nil }
+                    model.cache[key] = nil
                 case .resetType:
                     container.reset(ModelValue.self)
                     model.change { $0.byType = nil }

@@ -17,6 +17,11 @@ final class MockProbed: LifetimeProbed {
     let name = "mock"
 }
 
+/// A unique key's getter runs to its end when probed: it builds this one, not a `LiveProbed`.
+final class UniqueProbed: LifetimeProbed {
+    let name = "unique"
+}
+
 extension Injections {
     var scopedOverrideCache: Service { cached(Service("live")) }
     subscript(scopedOverrideAccount id: Int) -> Account { cached(Account(id: id)) }
@@ -24,7 +29,7 @@ extension Injections {
     var probedCached: any LifetimeProbed { cached(LiveProbed()) }
     var probedShared: any LifetimeProbed { shared(LiveProbed()) }
     var probedApplication: any LifetimeProbed { application(LiveProbed()) }
-    var probedUnique: any LifetimeProbed { LiveProbed() }
+    var probedUnique: any LifetimeProbed { UniqueProbed() }
     var probedLiveOnly: any LifetimeProbed { cached(liveOnly(LiveProbed())) }
 }
 

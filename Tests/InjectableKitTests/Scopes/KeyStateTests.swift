@@ -7,39 +7,38 @@ extension Injections {
     fileprivate var stateSecond: Service { cached(Service("second")) }
     fileprivate var stateParent: Service { cached(Service(resolve(\.stateFirst).name + "+")) }
     fileprivate subscript(stateAccount id: Int) -> Service { cached(Service("account \(id)")) }
-    fileprivate var stateApplication: Service { application(Service("app")) }
 }
 
 /// Resetting and asking about one key. Each test runs in its own layer (whose caches are its
 /// own), over keys no other test uses.
 @Suite struct KeyStateTests {
-    @Test func resetCacheDropsOneKeysInstanceAndKeepsTheRestOfItsScope() {
+    @Test func resettingAKeyDropsItsInstanceAndKeepsTheRestOfItsScope() {
         Injections.withOverrides { _ in
         } operation: {
             let first = Injections.container.resolve(\.stateFirst)
             let second = Injections.container.resolve(\.stateSecond)
-            Injections.container.resetCache(\.stateFirst)
+            Injections.container.reset(\.stateFirst)
             #expect(Injections.container.resolve(\.stateFirst) !== first)
             #expect(Injections.container.resolve(\.stateSecond) === second)
         }
     }
 
-    @Test func resetCacheOfAnArgumentDropsThatArgumentsInstanceOnly() {
+    @Test func resettingAnArgumentKeyDropsThatArgumentsInstanceOnly() {
         Injections.withOverrides { _ in
         } operation: {
             let one = Injections.container.resolve(\.[stateAccount: 1])
             let two = Injections.container.resolve(\.[stateAccount: 2])
-            Injections.container.resetCache(\.[stateAccount: 1])
+            Injections.container.reset(\.[stateAccount: 1])
             #expect(Injections.container.resolve(\.[stateAccount: 1]) !== one)
             #expect(Injections.container.resolve(\.[stateAccount: 2]) === two)
         }
     }
 
-    @Test func resetCacheDropsWhatWasCachedFromTheKey() {
+    @Test func resettingAKeyDropsWhatWasCachedFromIt() {
         Injections.withOverrides { _ in
         } operation: {
             let parent = Injections.container.resolve(\.stateParent)
-            Injections.container.resetCache(\.stateFirst)
+            Injections.container.reset(\.stateFirst)
             #expect(Injections.container.resolve(\.stateParent) !== parent)
         }
     }
@@ -53,7 +52,7 @@ extension Injections {
             #expect(!Injections.container.hasCachedInstance(\.[stateAccount: 3]))
             _ = Injections.container.resolve(\.[stateAccount: 3])
             #expect(Injections.container.hasCachedInstance(\.[stateAccount: 3]))
-            Injections.container.resetCache(\.stateSecond)
+            Injections.container.reset(\.stateSecond)
             #expect(!Injections.container.hasCachedInstance(\.stateSecond))
         }
     }
@@ -76,19 +75,29 @@ extension Injections {
         }
     }
 
-    /// In a child process (an exit test): it resets the global caches, which tests running in
-    /// parallel use.
-    @Test func resetAllDropsOverridesAndEveryCacheApplicationIncluded() async {
-        await #expect(processExitsWith: .success) {
-            let application = Injections.container.resolve(\.stateApplication)
+    @Test func resettingAKeyDropsItsOverrideAndItsCachedInstanceAsFactoryDoes() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let live = Injections.container.resolve(\.stateFirst)
+            Injections.container.register(\.stateFirst) { Service("mock") }
+            let mock = Injections.container.resolve(\.stateFirst)
+            #expect(mock.name == "mock")
+            Injections.container.reset(\.stateFirst)
+            let rebuilt = Injections.container.resolve(\.stateFirst)
+            #expect(rebuilt.name == "first")
+            #expect(rebuilt !== live)
+        }
+    }
+
+    @Test func resetDropsEveryOverrideAndKeepsWhatTheScopesBuiltLive() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let cached = Injections.container.resolve(\.stateFirst)
             Injections.container.register(\.stateSecond) { Service("mock") }
-            Injections.container.resetAll()
-            let holds = [
-                !Injections.container.isOverridden(\.stateSecond),
-                Injections.container.resolve(\.stateSecond).name == "second",
-                Injections.container.resolve(\.stateApplication) !== application,
-            ]
-            exit(holds.allSatisfy { $0 } ? 0 : 1)
+            Injections.container.reset()
+            #expect(!Injections.container.isOverridden(\.stateSecond))
+            #expect(Injections.container.resolve(\.stateSecond).name == "second")
+            #expect(Injections.container.resolve(\.stateFirst) === cached)
         }
     }
 }
