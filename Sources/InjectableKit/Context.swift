@@ -3,7 +3,7 @@ import Foundation
 extension Injections {
     /// Where the program runs: under tests, in a SwiftUI preview, in a debug build, or with a
     /// launch argument. Registrations name alternatives for contexts with
-    /// ``Injections/when(_:_:)``.
+    /// ``Injections/when(_:_:make:)``.
     ///
     /// ```swift
     /// extension Injections {
@@ -57,18 +57,28 @@ extension Injections {
     /// var api: any APIClient {
     ///     when(.test) { MockAPIClient() } ?? shared(LiveAPIClient())
     /// }
+    /// var location: any LocationProviding {
+    ///     when(.simulator, .test) { FixedLocation(.cupertino) } ?? shared(LiveLocation())
+    /// }
     /// ```
     ///
-    /// Only the chosen alternative is built. Contexts do not change while the program runs,
-    /// so a key always takes the same branch. Overrides still win over all of them.
+    /// With several contexts, the alternative applies when any of them is active, as Factory's
+    /// `.context(.simulator, .test) { }` does. Only the chosen alternative is built. Contexts do
+    /// not change while the program runs, so a key always takes the same branch. Overrides
+    /// still win over all of them.
     ///
     /// - Parameters:
-    ///   - context: The context the alternative is for.
+    ///   - context: A context the alternative is for.
+    ///   - others: More contexts the alternative is for; any one active suffices.
     ///   - make: Builds the alternative; it may use a scope helper, such as
     ///     `when(.preview) { cached(PreviewStore()) }`.
-    /// - Returns: The alternative, in `context`; otherwise `nil`.
-    public func when<Value>(_ context: Context, _ make: () -> Value) -> Value? {
-        context.isActive ? make() : nil
+    /// - Returns: The alternative, if any of the contexts is active; otherwise `nil`.
+    public func when<Value>(
+        _ context: Context, _ others: Context..., make: () -> Value
+    ) -> Value? {
+        // The first context is separate so that `when { ... }`, which no context could
+        // activate, does not compile.
+        context.isActive || others.contains(where: \.isActive) ? make() : nil
     }
 
     /// Marks a live value that must never be built under tests: there, reaching it without an

@@ -34,4 +34,25 @@ extension Injections {
         return OverrideRegistry.current.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
             != nil
     }
+
+    /// Whether any override is registered in the registry that ``reset(file:line:)`` would
+    /// empty here: the global one, or, inside `Injections.withOverrides`, that layer's own.
+    /// Factory's `manager.isEmpty(.registration)`, the other way round.
+    ///
+    /// ```swift
+    /// Injections.withOverrides { _ in } operation: {
+    ///     runScreen()
+    ///     #expect(!Injections.container.hasOverrides)   // the screen registered none
+    /// }
+    /// ```
+    ///
+    /// Overrides by key and by type both count. So do those an ``AutoRegistering`` hook
+    /// registers: the hook runs first, and again after a global `reset()`, so in an app whose
+    /// hook registers overrides the global answer stays `true`. Inside a layer, the overrides
+    /// of enclosing layers and the global ones do not count, since its `reset()` leaves them:
+    /// to ask whether an override applies to a key here, use ``isOverridden(_:)``.
+    public var hasOverrides: Bool {
+        AutoRegistration.ensure()
+        return !OverrideRegistry.current.isEmpty
+    }
 }

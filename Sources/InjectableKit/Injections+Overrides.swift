@@ -198,25 +198,54 @@ extension Injections {
         TestHook.changed(registry, "reset(\(Value.self).self)", file: file, line: line)
     }
 
-    /// Saves the whole override registry, to restore it with ``pop(file:line:)``.
+    /// Saves the whole override registry, to restore it with ``pop(to:file:line:)``.
     ///
     /// ```swift
     /// override func setUp() { Injections.container.push() }
     /// override func tearDown() { Injections.container.pop() }
     /// ```
-    public func push() {
+    ///
+    /// The saved levels form one stack: a `pop()` restores the latest. Keep what `push()`
+    /// returns and pass it to `pop(to:)` to restore this level whatever was pushed or popped
+    /// in between, as the `.globalInjections` trait does around each test.
+    ///
+    /// - Returns: The level saved, for ``pop(to:file:line:)``.
+    @discardableResult
+    public func push() -> SavedOverrides {
         AutoRegistration.ensure()
-        OverrideRegistry.current.push(attempt: "push()")
+        let registry = OverrideRegistry.current
+        let (overrides, below) = registry.push(attempt: "push()")
+        return SavedOverrides(registry: registry, overrides: overrides, below: below)
     }
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
     /// cached for every key and type whose override changed. Does nothing without a `push()`.
     ///
+    /// ```swift
+    /// let saved = Injections.container.push()
+    /// defer { Injections.container.pop(to: saved) }
+    /// Injections.container.register(\.api) { MockAPI() }
+    /// ```
+    ///
+    /// Given the level a `push()` returned, it restores that registry exactly as it was before
+    /// that `push()`: its overrides, and the levels saved beneath it, even if a `pop()` in
+    /// between already restored that level, or a `push()` was left without its `pop()`.
+    ///
     /// - Parameters:
+    ///   - saved: The level to restore, as ``push()`` returned it; `nil`, the default, for the
+    ///     latest level of the registry in effect.
     ///   - file: Where the call is, for the report of a test's global change; leave the default.
     ///   - line: The line of the call, likewise.
-    public func pop(file: StaticString = #fileID, line: UInt = #line) {
+    public func pop(
+        to saved: SavedOverrides? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) {
         AutoRegistration.ensure()
+        if let saved {
+            saved.registry.restore(saved.overrides, below: saved.below, attempt: "pop(to:)")
+            TestHook.changed(
+                saved.registry, "pop(to:)", file: file, line: line, wasPushed: true)
+            return
+        }
         let registry = OverrideRegistry.current
         let wasPushed = !registry.isLayer && registry.isPushed
         registry.pop(attempt: "pop()")

@@ -21,7 +21,33 @@ import Testing
 /// Test cases with this trait run one at a time, across suites, so that none sees another's
 /// changes. Tests without it that run at the same time still do, unless they run in their own
 /// layers (the ``InjectionsTrait`` `.injections`), whose own overrides win over global ones.
+///
+/// After each test case the trait puts back exactly the overrides it saved, whatever the test
+/// pushed or popped: a test's own `pop()` without a `push()` cannot undo the trait's level, nor
+/// one saved before the test.
+///
+/// Write it as `.globalInjections`, as Swift Testing's own traits are written (`.serialized`);
+/// ``init()`` makes the same trait where code names the type.
 public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The trait that `.globalInjections` gives, for code that names the type, such as a
+    /// trait of the project's own that runs its tests inside this one.
+    ///
+    /// ```swift
+    /// struct AppFixturesTrait: TestTrait, TestScoping {
+    ///     let global = GlobalInjectionsTrait()   // the same as `.globalInjections`
+    ///     func provideScope(
+    ///         for test: Test, testCase: Test.Case?,
+    ///         performing function: @Sendable () async throws -> Void
+    ///     ) async throws {
+    ///         try await global.provideScope(for: test, testCase: testCase) {
+    ///             Injections.container.register(\.api) { FixtureAPI() }
+    ///             try await function()
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public init() {}
+
     /// Applies to the tests of nested suites too.
     public var isRecursive: Bool { true }
 
@@ -35,8 +61,8 @@ public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs a test case between `push()` and `pop()` of the global overrides, its changes of
-    /// them expected.
+    /// Runs a test case between `push()` and `pop(to:)` of the global overrides, its changes
+    /// of them expected.
     ///
     /// - Parameters:
     ///   - test: The test.
@@ -49,8 +75,10 @@ public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         try await GlobalContainerTurn.run {
             try await TestIssueReporter.global {
-                Injections.container.push()
-                defer { Injections.container.pop() }
+                // `pop(to:)`, not `pop()`: a test's own unbalanced `pop()` would make ours
+                // undo a level saved before the test.
+                let saved = Injections.container.push()
+                defer { Injections.container.pop(to: saved) }
                 try await function()
             }
         }
@@ -59,7 +87,7 @@ public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == GlobalInjectionsTrait {
     /// Lets the tests change the global overrides on purpose, each test case between `push()`
-    /// and `pop()` (see ``GlobalInjectionsTrait``).
+    /// and `pop(to:)` (see ``GlobalInjectionsTrait``).
     ///
     /// ```swift
     /// @Suite(.serialized, .globalInjections)

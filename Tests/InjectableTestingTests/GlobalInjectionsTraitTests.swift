@@ -31,6 +31,20 @@ extension Injections {
         let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
         #expect(now == "live")
     }
+
+    @Test func aTestsUnbalancedPopCannotUndoALevelSavedBeforeIt() async throws {
+        // This suite's trait saved a level before this test; the inner trait saves another.
+        Injections.container.register(\.globalProbeClock) { FixedClock(now: "outer") }
+        defer { Injections.container.reset(\.globalProbeClock) }
+        try await GlobalInjectionsTrait().provideScope(
+            for: try #require(Test.current), testCase: Test.Case.current
+        ) {
+            Injections.container.pop()  // the test's own, with no push: pops the inner level
+            Injections.container.register(\.globalProbeClock) { FixedClock(now: "inner") }
+        }
+        let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
+        #expect(now == "outer")
+    }
 }
 
 /// Test cases of two `.globalInjections` suites that run at once take turns: each keeps its

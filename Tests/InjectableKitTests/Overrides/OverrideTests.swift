@@ -78,6 +78,24 @@ extension GlobalContainerTests {
             Injections.container.reset()
         }
 
+        @Test func popToASavedLevelRestoresItWhateverWasPushedOrPoppedSince() {
+            Injections.container.register(\.firstGreeting) { MockGreeting("outer") }
+            Injections.container.push()  // a level beneath, which must survive
+            let saved = Injections.container.push()
+            Injections.container.pop()  // unbalanced: restores and drops `saved`'s level
+            Injections.container.register(\.firstGreeting) { MockGreeting("leaked") }
+            Injections.container.push()  // left without its pop
+            Injections.container.pop(to: saved)
+            #expect(Injections.container.resolve(\.firstGreeting).text == "outer")
+            // The level beneath is the latest again.
+            Injections.container.register(\.firstGreeting) { MockGreeting("above") }
+            Injections.container.pop()
+            #expect(Injections.container.resolve(\.firstGreeting).text == "outer")
+            Injections.container.pop()  // nothing left to restore
+            #expect(Injections.container.resolve(\.firstGreeting).text == "outer")
+            Injections.container.reset()
+        }
+
         @Test func popWithoutPushChangesNothing() {
             Injections.container.register(\.firstGreeting) { MockGreeting() }
             Injections.container.pop()

@@ -18,6 +18,10 @@ extension Injections {
             ?? when(.device) { MockGreeting("device") } ?? LiveGreeting()
     }
     var liveOnlyGreeting: any LayeredGreeting { shared(liveOnly(LiveGreeting())) }
+    var anyOfContextsGreeting: any LayeredGreeting {
+        when(.preview, .argument("--injectablekit-never-passed")) { MockGreeting("neither") }
+            ?? when(.preview, .test) { MockGreeting("either") } ?? LiveGreeting()
+    }
 }
 
 /// These run under the test runner, so the `test` context is active.
@@ -31,6 +35,11 @@ extension Injections {
         #expect(!Injections.Context.argument("--injectablekit-never-passed").isActive)
         #expect(!Injections.Context.preview.isActive)
         #expect(Injections.container.resolve(\.previewGreeting).text == "live")
+    }
+
+    @Test func anAlternativeForSeveralContextsAppliesWhenAnyOfThemIsActive() {
+        // Neither the preview nor the argument holds; the test context does.
+        #expect(Injections.container.resolve(\.anyOfContextsGreeting).text == "either")
     }
 
     @Test func theDebugContextFollowsTheBuildConfiguration() {

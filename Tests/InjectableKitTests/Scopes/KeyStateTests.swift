@@ -75,6 +75,24 @@ extension Injections {
         }
     }
 
+    @Test func hasOverridesSaysWhetherTheLayerInEffectHoldsAny() {
+        Injections.withOverrides { _ in
+        } operation: {
+            #expect(!Injections.container.hasOverrides)
+            Injections.container.register(\.stateFirst) { Service("mock") }
+            #expect(Injections.container.hasOverrides)
+            // An enclosing layer's override applies here, but is not this layer's to reset.
+            Injections.withOverrides { _ in
+            } operation: {
+                #expect(!Injections.container.hasOverrides)
+                Injections.container.register(as: Service.self) { Service("any") }
+                #expect(Injections.container.hasOverrides)
+            }
+            Injections.container.reset()
+            #expect(!Injections.container.hasOverrides)
+        }
+    }
+
     @Test func resettingAKeyDropsItsOverrideAndItsCachedInstanceAsFactoryDoes() {
         Injections.withOverrides { _ in
         } operation: {

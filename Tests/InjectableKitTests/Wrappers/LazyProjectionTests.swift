@@ -28,16 +28,20 @@ extension Injections {
     }
 }
 
-/// The lazy wrappers' projection (`$property.resolve()`, `$property.valueIfResolved`) and
+/// The wrappers' projection (`$property.resolve()`, and the lazy ones' `valueIfResolved`) and
 /// assignment. The keys are these tests' own and unique, each counting its builds: nothing
-/// here touches an override or a shared cache. Serialized, since the tests share the keys'
-/// build counts.
+/// here touches a global override or a shared cache (an override is registered in a test's
+/// own layer). Serialized, since the tests share the keys' build counts.
 @Suite(.serialized) struct LazyProjectionTests {
     final class Owner: @unchecked Sendable {
         // @unchecked: the wrappers are safe from any thread; the test reads them on one.
         @LazyInjectable(\.projectionUnique) var service
         @LazyInjectable(\.untouchedUnique) var untouched
         @WeakLazyInjectable(\.projectionParent) var parent
+    }
+
+    final class EagerOwner {
+        @Injectable(\.projectionUnique) var service
     }
 
     @Test func valueIfResolvedIsNilUntilTheFirstReadAndNeverResolves() {
@@ -57,6 +61,26 @@ extension Injections {
         #expect(second !== first)
         #expect(owner.service === second)
         #expect(owner.$service.valueIfResolved === second)
+    }
+
+    @Test func injectableResolveBuildsAUniqueKeyAgainAndKeepsTheNewInstance() {
+        let owner = EagerOwner()
+        let first = owner.service
+        let second = owner.$service.resolve()
+        #expect(second !== first)
+        #expect(owner.service === second)
+    }
+
+    @Test func injectableResolveAppliesAnOverrideRegisteredSinceItsOwnerWasMade() {
+        Injections.withOverrides { _ in
+        } operation: {
+            let owner = EagerOwner()
+            #expect(owner.service.name == "unique")
+            Injections.container.register(\.projectionUnique) { Service("override") }
+            #expect(owner.service.name == "unique")
+            owner.$service.resolve()
+            #expect(owner.service.name == "override")
+        }
     }
 
     @Test func anAssignmentBeforeTheFirstReadIsReadAndTheKeyNeverResolves() {

@@ -301,10 +301,12 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Whether a `push()` is waiting for its `pop()`.
     var isPushed: Bool { lock.withLock { !saved.isEmpty } }
 
-    func push(attempt: @autoclosure () -> String) {
+    /// Saves the overrides; returns them with the levels saved before, for `restore`.
+    func push(attempt: @autoclosure () -> String) -> (overrides: Overrides, below: [Overrides]) {
         lock.withLock {
             Sealing.refuseIfSealed(attempt())
-            saved.append(current)
+            defer { saved.append(current) }
+            return (current, saved)
         }
     }
 
@@ -317,6 +319,17 @@ final class OverrideRegistry: @unchecked Sendable {
     func pop(attempt: @autoclosure () -> String) {
         change(attempt()) { current in
             if let previous = saved.popLast() { current = previous }
+        }
+    }
+
+    /// Puts back the overrides and the saved levels as they were before a `push()`, whatever
+    /// was pushed or popped since.
+    func restore(
+        _ overrides: Overrides, below: [Overrides], attempt: @autoclosure () -> String
+    ) {
+        change(attempt()) { current in
+            current = overrides
+            saved = below
         }
     }
 
