@@ -2,10 +2,10 @@
 /// implements it and records each report as an issue of the test that made it; apps and tests
 /// never use it directly.
 ///
-/// InjectableKit does not link a test framework: in a test process it looks the
-/// implementation up by name at the first report, so a test target that links
-/// `InjectableTesting` gets its reports as test failures, and one that does not gets the
-/// behaviour of a process outside tests.
+/// InjectableKit does not link a test framework: the implementation installs itself with
+/// ``_install()`` as `InjectableTesting` loads and whenever its API is first used, so a test
+/// target that links `InjectableTesting` gets its reports as test failures, and one that does
+/// not gets the behaviour of a process outside tests.
 ///
 /// ```swift
 /// // InjectableTesting's implementation, in outline:
@@ -16,6 +16,7 @@
 ///         Issue.record(Comment(rawValue: message))
 ///     }
 /// }
+/// TestIssueReporter._install()
 /// ```
 public protocol _InjectableTestReporter: Sendable {
     /// A change of the global overrides (a `register`, `reset`, `push` or `pop` outside any
@@ -56,4 +57,21 @@ public protocol _InjectableTestReporter: Sendable {
     ///   - message: The key, what the resolution got, and the fix.
     ///   - key: Tells the key apart from others, even of the same type, to report each once.
     static func reportUnlayeredResolution(_ message: String, key: String)
+}
+
+extension _InjectableTestReporter {
+    /// Makes this type the receiver of InjectableKit's reports in this process. For
+    /// `InjectableTesting` alone; apps and tests never call it.
+    ///
+    /// The first call installs the type, and later calls do nothing, whichever type makes them;
+    /// any thread may call it, at any time. Reports are made in a test process only, and only
+    /// once a reporter is installed: `InjectableTesting` installs its own before a test can
+    /// make one.
+    ///
+    /// ```swift
+    /// TestIssueReporter._install()
+    /// ```
+    public static func _install() {
+        TestHook.install(self)
+    }
 }

@@ -93,5 +93,8 @@ extension Trait where Self == GlobalInjectionsTrait {
     /// @Suite(.serialized, .globalInjections)
     /// struct LaunchTests { ... }
     /// ```
-    public static var globalInjections: Self { GlobalInjectionsTrait() }
+    public static var globalInjections: Self {
+        TestIssueReporter._install()  // made as tests are discovered, before any runs
+        return GlobalInjectionsTrait()
+    }
 }

@@ -42,6 +42,7 @@ open class InjectableTestCase: XCTestCase {
     /// Runs the test inside its own overrides, then fails it for each type override that
     /// served nothing (see ``reportsUnusedOverrides``).
     override open func invokeTest() {
+        TestIssueReporter._install()
         let layer = Injections.makeOverrides { registerOverrides($0) }
         TestIssueReporter.xctestCase {
             Injections._withTestOverrides(layer) {

@@ -117,7 +117,8 @@ extension Trait where Self == InjectionsTrait {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ configure: @escaping @MainActor @Sendable (Injections.LocalOverrides) -> Void = { _ in }
     ) -> Self {
-        InjectionsTrait(
+        TestIssueReporter._install()  // made as tests are discovered, before any runs
+        return InjectionsTrait(
             configure: { overrides in await MainActor.run { configure(overrides) } },
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)
@@ -148,7 +149,8 @@ extension Trait where Self == InjectionsTrait {
         sourceLocation: SourceLocation = #_sourceLocation,
         isolated configure: @escaping @isolated(any) @Sendable (Injections.LocalOverrides) -> Void
     ) -> Self {
-        InjectionsTrait(
+        TestIssueReporter._install()  // made as tests are discovered, before any runs
+        return InjectionsTrait(
             configure: { overrides in await configure(overrides) },
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)

@@ -4,7 +4,8 @@ import Testing
 import XCTest
 
 /// Records InjectableKit's reports in a test process as Swift Testing issues. InjectableKit
-/// finds this type by its name (it links no test framework): keep the name.
+/// links no test framework: this library installs the reporter (`_install()`) as it loads,
+/// where the platform runs initializers (`installAtLoad`), and at each of its entry points.
 enum TestIssueReporter: _InjectableTestReporter {
     /// Whether the task runs a test or suite marked `.globalInjections`.
     @TaskLocal static var usesGlobalContainer = false
@@ -173,3 +174,14 @@ enum TestIssueReporter: _InjectableTestReporter {
         return try await $usesGlobalContainer.withValue(true) { try await operation() }
     }
 }
+
+// NB: a loaded image runs the initializers in this section before `main` (a test bundle, before
+// its tests), so that a plain test's global change or `liveOnly` key is reported before any of
+// this library's API runs. Elsewhere, its entry points install the reporter as they run.
+#if compiler(>=6.3) && canImport(Darwin)
+    @section("__DATA,__mod_init_func,mod_init_funcs")
+    @used private let installAtLoad: @convention(c) () -> Void = { TestIssueReporter._install() }
+#elseif compiler(>=6.3) && (os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD))
+    @section(".init_array")
+    @used private let installAtLoad: @convention(c) () -> Void = { TestIssueReporter._install() }
+#endif

@@ -53,6 +53,12 @@ IK_INLINE bool ik_compare_exchange_acquire(uintptr_t *word, uintptr_t expected, 
     return __atomic_compare_exchange_n(
         word, &expected, desired, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
+/// Stores `desired` if the word holds `expected` (release on success, relaxed on failure), and
+/// returns whether it did.
+IK_INLINE bool ik_compare_exchange_release(uintptr_t *word, uintptr_t expected, uintptr_t desired) {
+    return __atomic_compare_exchange_n(
+        word, &expected, desired, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
 /// Stores `desired` if the word holds `expected` (acquire either way), and returns whether it
 /// did.
 IK_INLINE bool ik_compare_exchange_acquire_acquire(
@@ -93,6 +99,7 @@ enum ik_static_word {
     IK_DIAGNOSTICS_ON,  // Diagnostics.isOn
     IK_DIAGNOSTICS_GLOBAL,  // Diagnostics.isGlobal
     IK_TEST_LAYERS_WATCHING,  // TestLayers.watching
+    IK_TEST_REPORTER,  // TestHook.installed
     IK_AUTO_REGISTRATION,  // AutoRegistration.state
     IK_STATIC_WORD_COUNT
 };

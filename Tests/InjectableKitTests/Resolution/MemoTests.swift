@@ -142,10 +142,11 @@ extension GlobalContainerTests {
 }
 
 /// The memo table's own rules, through its internal interface: one record per key value, a
-/// slot for every keypath object of it, and bounded growth.
-@Suite struct MemoTableTests {
+/// slot for every keypath object of it, and bounded growth. Serialized: each test's table uses
+/// the one pair of words the test target keeps for tables of their own.
+@Suite(.serialized) struct MemoTableTests {
     @Test func everyObjectOfAKeyReadsWhatTheKeyRemembered() {
-        let table = Core(memoLimit: 100, keysPerKey: 8).memo
+        let table = MemoTable(limit: 100, keyLimit: 8)
         let here: AnyKeyPath = \Injections.callSitePlain
         let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
         #expect(here !== elsewhere, "two modules make two objects of one key")
@@ -170,7 +171,7 @@ extension GlobalContainerTests {
     }
 
     @Test func anOlderResolutionDoesNotOverwriteANewerOne() {
-        let table = Core(memoLimit: 100, keysPerKey: 8).memo
+        let table = MemoTable(limit: 100, keyLimit: 8)
         let key: AnyKeyPath = \Injections.callSitePlain
         table.remember(key, .plainGetter, generation: 9)
         table.remember(key, .plainGetter, generation: 9)
@@ -179,7 +180,7 @@ extension GlobalContainerTests {
     }
 
     @Test func objectsOfOneKeyAreBoundedAndTheRestStillResolve() {
-        let table = Core(memoLimit: 1_000, keysPerKey: 4).memo
+        let table = MemoTable(limit: 1_000, keyLimit: 4)
         // A keypath with arguments is a new object, equal to the others, at each evaluation.
         let objects: [AnyKeyPath] = (0..<10).map { _ in \Injections.[account: 3] }
         for object in objects {
@@ -193,7 +194,7 @@ extension GlobalContainerTests {
     }
 
     @Test func anOverrideIsRememberedInTheKeysBoxAtTheCurrentGenerationOnly() {
-        let table = Core(memoLimit: 100, keysPerKey: 8).memo
+        let table = MemoTable(limit: 100, keyLimit: 8)
         let here: AnyKeyPath = \Injections.callSitePlain
         let elsewhere: AnyKeyPath = callSitePlainKeyElsewhere()
         let first = Override { CallSiteService() }
@@ -228,7 +229,7 @@ extension GlobalContainerTests {
     }
 
     @Test func keypathsResolvedOnceAreNotKept() {
-        let table = Core(memoLimit: 100_000, keysPerKey: 8).memo
+        let table = MemoTable(limit: 100_000, keyLimit: 8)
         for id in 0..<(MemoTable.seenLimit * 2 + 10) {
             let object: AnyKeyPath = \Injections.[account: id]
             table.remember(object, .plainGetter, generation: 2)
@@ -238,7 +239,7 @@ extension GlobalContainerTests {
     }
 
     @Test func objectsInAllAreBounded() {
-        let table = Core(memoLimit: 50, keysPerKey: 8).memo
+        let table = MemoTable(limit: 50, keyLimit: 8)
         let objects: [AnyKeyPath] = (0..<200).map { \Injections.[account: $0] }
         for object in objects {
             // Twice: a keypath kept and resolved again, as a literal's object is.
@@ -249,7 +250,7 @@ extension GlobalContainerTests {
     }
 
     @Test func slotsSurviveGrowthAndReadersRacingWritersSeeWholeSlots() {
-        let table = Core(memoLimit: 10_000, keysPerKey: 8).memo
+        let table = MemoTable(limit: 10_000, keyLimit: 8)
         let objects = KeyPaths((0..<2_000).map { \Injections.[account: $0] })
         let done = Flag()
         let inconsistent = Counter()

@@ -1,14 +1,29 @@
-/// Where reports meant for a test go: `InjectableTesting`'s `_InjectableTestReporter`, found by
-/// its mangled name in a test process (InjectableKit links no test framework), or nothing.
+import CInjectableAtomics
+
+/// Where reports meant for a test go: the `_InjectableTestReporter` that `InjectableTesting`
+/// installs (InjectableKit links no test framework), or nothing.
 enum TestHook {
-    /// `InjectableTesting.TestIssueReporter`, if the test process links it.
-    static let reporter: (any _InjectableTestReporter.Type)? = {
-        guard ContextFacts.isTesting else { return nil }
-        // NB: `_typeByName` reads the runtime's type records, so it finds the type in a test
-        // executable that exports no symbols (as `dlsym` would need).
-        return _typeByName("17InjectableTesting17TestIssueReporterO")
-            as? any _InjectableTestReporter.Type
-    }()
+    /// The installed reporter: the address of a cell that holds it, kept for good, or 0.
+    private static var installed: AtomicWord { AtomicWord(static: IK_TEST_REPORTER) }
+
+    /// The installed reporter, in a test process.
+    static var reporter: (any _InjectableTestReporter.Type)? {
+        guard ContextFacts.isTesting,
+            let cell = UnsafeRawPointer(bitPattern: installed.loadAcquiring())
+        else { return nil }
+        return Unmanaged<Cell>.fromOpaque(cell).takeUnretainedValue()
+            .value(as: (any _InjectableTestReporter.Type).self)
+    }
+
+    /// Installs `reporter`, unless one is installed already.
+    static func install(_ reporter: any _InjectableTestReporter.Type) {
+        // Retained for good once installed: readers do not retain what they load.
+        let cell = Unmanaged<Cell>.passRetained(StrongCell(reporter))
+        let word = UInt(bitPattern: cell.toOpaque())
+        if !installed.compareExchangeReleasing(expected: 0, desired: word) {
+            cell.release()  // one was installed first; no reader has seen this cell
+        }
+    }
 
     /// Reports a change `attempt` made to `registry`, if it is the global one. `wasPushed`:
     /// whether a `push()` was waiting for its `pop()` before the change (`nil`: read it now, the

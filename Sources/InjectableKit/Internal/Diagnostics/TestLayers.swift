@@ -6,7 +6,7 @@ import CInjectableAtomics
 ///
 /// States: *idle* (no test layer: `watching` is false and resolutions never come here) and
 /// *watching* (at least one). Invariant: `watching` is true exactly while `live` is not empty;
-/// both change under `lock`, and only in a test process, which has `TestHook.reporter`.
+/// both change under `lock`, and only while `InjectableTesting` runs a test in its layer.
 /// A live layer keeps the memo's detour on (see `OverrideRegistry.init`), so while watching,
 /// every resolution reaches `Resolver.detour`, where the check runs.
 enum TestLayers {
@@ -19,13 +19,9 @@ enum TestLayers {
     static var isWatching: Bool { watching.loadRelaxed() != 0 }
 
     /// Counts `layer` as a running test's, until the matching ``leave(_:)``.
-    static func enter(_ layer: OverrideRegistry) {
-        if TestHook.reporter != nil { change(layer, by: 1) }
-    }
+    static func enter(_ layer: OverrideRegistry) { change(layer, by: 1) }
 
-    static func leave(_ layer: OverrideRegistry) {
-        if TestHook.reporter != nil { change(layer, by: -1) }
-    }
+    static func leave(_ layer: OverrideRegistry) { change(layer, by: -1) }
 
     private static func change(_ layer: OverrideRegistry, by step: Int) {
         lock.withLock {

@@ -23,9 +23,6 @@ import CInjectableAtomics
 /// all. An object past either bound resolves correctly on the framed path.
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
-    /// A core's own words (see ``MemoWords/Place/own``), first among the stored properties so that
-    /// their addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
-    @exclusivity(unchecked) private var inlineWords: (current: UInt, generation: UInt) = (0, 1)
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
     // apart, and the run-time check costs a thread-local lookup on every access.
 
@@ -64,13 +61,9 @@ final class MemoTable: @unchecked Sendable {
         entryWord(for: keyPath, at: generation, in: MemoWords.process)
     }
 
-    /// ``entryWord(for:at:)`` in this table, whichever core it belongs to.
-    func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        Self.entryWord(for: keyPath, at: generation, in: words)
-    }
-
+    /// ``entryWord(for:at:)`` in the table that publishes to `words`.
     @inline(__always)
-    private static func entryWord(
+    static func entryWord(
         for keyPath: AnyKeyPath, at generation: UInt64, in words: MemoWords
     ) -> UInt {
         let bits = words.current.loadAcquiring()
@@ -94,9 +87,8 @@ final class MemoTable: @unchecked Sendable {
     let limit: Int
     let keyLimit: Int
     /// Where the table publishes its current slots and reads its generation.
-    // NB: set once, in `init` (a core's own words are inside the table, found from `self`).
-    @exclusivity(unchecked) private(set) var words = MemoWords.process
-    private let lock = Lock(rank: .memoTable)
+    let words: MemoWords
+    let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
     @exclusivity(unchecked) var records: [AnyKeyPath: KeyRecord] = [:]
@@ -105,7 +97,7 @@ final class MemoTable: @unchecked Sendable {
     /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
     /// is resolved again and then gets its slot; a keypath with arguments, a new object at each
     /// evaluation, never does, and is let go.
-    @exclusivity(unchecked) private var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
+    @exclusivity(unchecked) var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
     static let seenLimit = 4096
     @exclusivity(unchecked) var objectCount = 0
     /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
@@ -113,30 +105,19 @@ final class MemoTable: @unchecked Sendable {
     @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
     @exclusivity(unchecked) private var keptEntries: [Entry] = []
 
-    init(limit: Int, keyLimit: Int, words place: MemoWords.Place) {
+    /// A table that publishes to `words`: the process's (``MemoWords/process``), which the fast
+    /// path reads, or words a test allocated for a table of its own.
+    init(limit: Int, keyLimit: Int, words: MemoWords) {
         self.limit = limit
         self.keyLimit = keyLimit
+        self.words = words
         tables = []
-        AtomicWord.checkInlineWords(&inlineWords, of: self)
-        if case .own = place {
-            words = MemoWords(
-                current: AtomicWord(inline: 0, of: self),
-                generation: AtomicWord(inline: 1, of: self))
-        }
         publish(Slots(capacity: 64))
     }
 
     private func publish(_ table: Slots) {
         tables.append(table)
         words.current.storeReleasing(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
-    }
-
-    /// How many keypath objects wait for their second resolution (for tests of its bound).
-    var seenCount: Int { lock.withLock { seenOnce.count } }
-
-    /// How many keypath objects have slots, and how many keys they stand for.
-    var counts: (objects: Int, keys: Int) {
-        lock.withLock { (objectCount, records.count) }
     }
 
     /// Records what the framed path learned about `keyPath`'s key, for every call site of it:
@@ -244,14 +225,6 @@ final class MemoTable: @unchecked Sendable {
 struct MemoWords {
     let current: AtomicWord
     let generation: AtomicWord
-
-    /// Where a table's words are.
-    enum Place {
-        /// The process's words (``MemoWords/process``): the process core's table.
-        case process
-        /// Words inside the table: a second core's.
-        case own
-    }
 
     /// The process core's words, kept in the C target at fixed addresses, so that the fast path
     /// reads them without a lazily made object's check.

@@ -93,6 +93,13 @@ struct AtomicWord: @unchecked Sendable {
         ik_compare_exchange_acquire(address, expected, desired)
     }
 
+    /// Stores `desired` if the word holds `expected` (releasing if so, relaxed if not), and
+    /// says whether it did.
+    @inline(__always)
+    func compareExchangeReleasing(expected: UInt, desired: UInt) -> Bool {
+        ik_compare_exchange_release(address, expected, desired)
+    }
+
     /// Stores `desired` if the word holds `expected`, acquiring either way, and says whether
     /// it did.
     @inlinable @inline(__always)
