@@ -72,7 +72,10 @@ enum ScopedOverride {
     ) -> Override<Value> {
         if scope.kind == .unique { return Override(factory, keepsKeyLifetime: false) }
         return Override(
-            { Injections.scoped(scope, factory(), file: site, function: function, line: 1, column: 1) },
+            {
+                Injections.scoped(
+                    scope, factory(), file: site, function: function, line: 1, column: 1)
+            },
             keepsKeyLifetime: false)
     }
 

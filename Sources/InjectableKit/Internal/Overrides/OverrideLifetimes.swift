@@ -40,7 +40,9 @@ enum OverrideLifetimes {
 
         init(_ keyPath: KeyPath<Injections, Value>) { self.keyPath = keyPath }
 
-        override func run() { _ = Injections(token: OverrideLifetimes.probeToken)[keyPath: keyPath] }
+        override func run() {
+            _ = Injections(token: OverrideLifetimes.probeToken)[keyPath: keyPath]
+        }
     }
 
     private final class Table: @unchecked Sendable {
