@@ -19,12 +19,21 @@
 public final class Contributions<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
     /// The elements, in order.
     public let elements: [Element]
+    /// The contribution each element came from (`nil`: listed by an override), so that a
+    /// layer's edits apply to whatever collection is in effect beneath them (see `LayerEdits`).
+    let contributions: [Contribution?]
 
     /// A collection of `elements`, for an override that replaces a whole collection.
     ///
     /// - Parameter elements: The elements, in order.
     public init(_ elements: [Element]) {
         self.elements = elements
+        self.contributions = Array(repeating: nil, count: elements.count)
+    }
+
+    init(_ elements: [Element], contributions: [Contribution?]) {
+        self.elements = elements
+        self.contributions = contributions
     }
 
     /// A collection of the literal's elements.

@@ -61,7 +61,7 @@ extension Injections {
                 resolve(
                     unsafeDowncast($0.element, to: KeyPath<Injections, Element>.self),
                     caller: function)
-            })
+            }, contributions: contributed)
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -92,6 +92,7 @@ extension Injections {
     ) -> KeyedContributions<Key, Element> {
         if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         var elements: [Key: Element] = [:]
+        var contributions: [Key: Contribution] = [:]
         for contribution in Self.assemble(
             collection, name: "\\.\(function)", minimumCount: minimumCount)
         {
@@ -99,12 +100,14 @@ extension Injections {
             elements[key] = resolve(
                 unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self),
                 caller: function)
+            contributions[key] = contribution
         }
-        return KeyedContributions(elements)
+        return KeyedContributions(elements, contributions: contributions)
     }
 
-    /// The contributions to `collection` in effect here: the global ones, changed by the
-    /// edits of the layer whose override is being served, if any. Marks the collection resolved.
+    /// The contributions made to `collection`, those a layer's edits add or remove aside (its
+    /// override applies them to this collection, see `LayerEdits`). Marks the collection
+    /// resolved.
     private static func assemble(
         _ collection: AnyKeyPath, name: String, minimumCount: Int
     ) -> [Contribution] {
@@ -114,12 +117,11 @@ extension Injections {
             CollectionFailure.otherKey(
                 KeyNames.name(of: collection) ?? "a collection key", in: Failure.name(of: frame))
         }
-        var assembled = AssembledContributions(
+        let assembled = AssembledContributions(
             ContributionTable.shared.resolve(collection, name: name))
         if let (first, second) = assembled.duplicates.first {
             CollectionFailure.duplicate(first, second, in: name)
         }
-        if let edits = EditsInEffect.edits(of: collection) { assembled.apply(edits) }
         if assembled.elements.count < minimumCount {
             CollectionFailure.tooFew(assembled.elements.count, minimumCount, in: name)
         }

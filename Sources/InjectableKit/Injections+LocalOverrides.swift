@@ -41,8 +41,9 @@ extension Injections {
         /// last.
         ///
         /// Resolving the same key in the factory resolves the value this override replaces
-        /// (the enclosing layer's or global override, or the key's own registration), as
-        /// with ``Injections/register(_:file:line:factory:)``:
+        /// (the enclosing layer's or global override of the key, else one of its type, this
+        /// layer's included, else the key's own registration), as with
+        /// ``Injections/register(_:file:line:factory:)``:
         ///
         /// ```swift
         /// $0.register(\.weather) {

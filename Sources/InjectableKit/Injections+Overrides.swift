@@ -82,10 +82,11 @@ extension Injections {
     /// ``register(_:scope:file:line:factory:)`` chooses another lifetime.
     ///
     /// The factory may build on the value it replaces: resolving the same key directly in it
-    /// resolves what the key would be without this override (an override beneath it, in an
-    /// enclosing layer or the global registry, or else the key's own registration, with its
-    /// scope). So an override can change one property of the live value, or decorate each
-    /// instance the key resolves to:
+    /// resolves what the key would be without this override (an override of the key beneath
+    /// it, in an enclosing layer or the global registry; else one of its type, the same
+    /// registry's included; else the key's own registration, with its scope). So an override
+    /// can change one property of the live value, or decorate each instance the key resolves
+    /// to:
     ///
     /// ```swift
     /// Injections.container.register(\.weather) {

@@ -18,12 +18,21 @@ public final class KeyedContributions<Key: Hashable, Element>: Sequence,
 {
     /// The elements, by key.
     public let elements: [Key: Element]
+    /// The contribution each contributed element came from (not those an override listed), so
+    /// that a layer's edits apply to whatever collection is in effect beneath them.
+    let contributions: [Key: Contribution]
 
     /// A collection of `elements`, for an override that replaces a whole collection.
     ///
     /// - Parameter elements: The elements, by key.
     public init(_ elements: [Key: Element]) {
         self.elements = elements
+        self.contributions = [:]
+    }
+
+    init(_ elements: [Key: Element], contributions: [Key: Contribution]) {
+        self.elements = elements
+        self.contributions = contributions
     }
 
     /// A collection of the literal's elements.

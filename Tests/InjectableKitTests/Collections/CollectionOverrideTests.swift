@@ -58,6 +58,19 @@ import Testing
         #expect(names == ["file", "recording"])
     }
 
+    @Test func aLayersAdditionFollowsTheEnclosingLayersWholeCollection() {
+        let names = Injections.withOverrides {
+            $0.register(\.sinks) { [NamedSink("only")] }
+        } operation: {
+            Injections.withOverrides {
+                $0.contribute(\.recordingSink, to: \.sinks)
+            } operation: {
+                Injections.container.resolve(\.sinks).names
+            }
+        }
+        #expect(names == ["only", "recording"])
+    }
+
     @Test(.injections { _ in })
     func aChangedCollectionKeepsItsScopeInTheLayer() {
         Injections.container.contribute(\.recordingSink, to: \.keptSinks)  // in the test's layer
@@ -94,6 +107,23 @@ import Testing
         for (index, names) in results {
             #expect(
                 names == (index.isMultiple(of: 2) ? ["console", "file", "recording"] : ["console"]))
+        }
+    }
+}
+
+extension GlobalContainerTests {
+    /// Whole-collection overrides made at the container, pushed and popped around each test.
+    @Suite struct GlobalCollectionOverrideTests {
+        @Test func aLayersAdditionFollowsTheContainersWholeCollection() {
+            Injections.container.push()
+            defer { Injections.container.pop() }
+            Injections.container.register(\.globalSinks) { [NamedSink("mock")] }
+            let names = Injections.withOverrides {
+                $0.contribute(\.recordingSink, to: \.globalSinks)
+            } operation: {
+                Injections.container.resolve(\.globalSinks).names
+            }
+            #expect(names == ["mock", "recording"])
         }
     }
 }

@@ -55,6 +55,21 @@ extension Injections {
         }
     }
 
+    @Test func aKeyOverrideBuildsOnItsOwnLayersTypeOverride() {
+        Injections.withOverrides {
+            $0.register(as: WeatherClient.self) { WeatherClient(forecast: { "fog" }, city: "Oslo") }
+            $0.register(\.weather) {
+                var weather = Injections.container.resolve(\.weather)
+                weather.forecast = { "rain" }
+                return weather
+            }
+        } operation: {
+            let weather = Injections.container.resolve(\.weather)
+            #expect(weather.forecast() == "rain")
+            #expect(weather.city == "Oslo")
+        }
+    }
+
     @Test func aDecoratingOverrideOfACachedKeyIsCachedWithIt() {
         let decorated = Counter()
         Injections.withOverrides {
@@ -111,6 +126,29 @@ extension GlobalContainerTests {
                 let weather = Injections.container.resolve(\.weather)
                 #expect(weather.city == "Oslo")
                 #expect(weather.forecast() == "snow")
+            }
+        }
+
+        @Test func aGlobalKeyOverrideBuildsOnTheTypeOverrideInEffect() {
+            Injections.container.push()
+            defer { Injections.container.pop() }
+            Injections.container.register { WeatherClient(forecast: { "fog" }, city: "Oslo") }
+            Injections.container.register(\.weather) {
+                var weather = Injections.container.resolve(\.weather)
+                weather.forecast = { "rain" }
+                return weather
+            }
+            #expect(Injections.container.resolve(\.weather).city == "Oslo")
+            #expect(Injections.container.resolve(\.weather).forecast() == "rain")
+            // Inside a layer, without the global key override the layer's type override wins.
+            Injections.withOverrides {
+                $0.register(as: WeatherClient.self) {
+                    WeatherClient(forecast: { "snow" }, city: "Bergen")
+                }
+            } operation: {
+                let weather = Injections.container.resolve(\.weather)
+                #expect(weather.city == "Bergen")
+                #expect(weather.forecast() == "rain")
             }
         }
     }

@@ -18,13 +18,14 @@ extension AssembledContributions {
     }
 }
 
-/// The edits each live layer made to each collection, each list including those of the
-/// enclosing layers at the time (so the nearest layer's list is the one in effect), kept to
-/// compose the layer's next edit with them.
+/// The edits each live layer made to each collection, its own only, kept to check and compose
+/// the layer's next edit.
 ///
 /// Resolution does not read this table: each edit registers, in its layer, an override of the
-/// collection key that carries the whole list (`EditsInEffect`), so a layer revived for a lazy
-/// wrapper (`LayerTicket`), which copies the overrides, keeps the edits too.
+/// collection key that carries the layer's whole list and applies it to what the key would be
+/// without that override (an enclosing layer's edited collection, a whole collection an
+/// override lists, or the key's own), so a layer revived for a lazy wrapper (`LayerTicket`),
+/// which copies the overrides, keeps the edits too.
 ///
 /// Its lock is taken alone: nothing else is locked while it is held, and no user code runs.
 final class LayerEdits: @unchecked Sendable {
@@ -43,18 +44,16 @@ final class LayerEdits: @unchecked Sendable {
     // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var entries: [ObjectIdentifier: Entry] = [:]
 
-    /// The edits of `collection` in effect in `layer`: those of the nearest layer of its chain
-    /// that made any.
-    func edits(of collection: AnyKeyPath, in layer: OverrideRegistry) -> [CollectionEdit] {
-        let chain = layer.chain.filter(\.isLayer)
+    /// The edits of `collection` made in each layer of `layer`'s chain, outermost first, so
+    /// `layer`'s own come last.
+    func edits(of collection: AnyKeyPath, in layer: OverrideRegistry) -> [[CollectionEdit]] {
+        let chain = layer.chain.filter(\.isLayer).reversed()
         return lock.withLock {
-            for registry in chain {
-                guard let entry = entries[ObjectIdentifier(registry)], entry.layer === registry,
-                    let edits = entry.edits[collection]
-                else { continue }
-                return edits
+            chain.map { registry in
+                guard let entry = entries[ObjectIdentifier(registry)], entry.layer === registry
+                else { return [] }
+                return entry.edits[collection] ?? []
             }
-            return []
         }
     }
 
@@ -74,35 +73,21 @@ final class LayerEdits: @unchecked Sendable {
     }
 }
 
-/// The edits a layer's override of a collection key makes visible to the key's getter while
-/// the override's factory calls it (`Injections.contributions(to:)` reads them).
-struct EditsInEffect: @unchecked Sendable {
-    // @unchecked: immutable keypaths and edits (see `CollectionEdit`).
-    let collection: AnyKeyPath
-    let edits: [CollectionEdit]
-
-    @TaskLocal static var current: [EditsInEffect] = []
-
-    /// The edits of `collection` in effect on this task.
-    static func edits(of collection: AnyKeyPath) -> [CollectionEdit]? {
-        current.last { $0.collection == collection }?.edits
-    }
-}
-
 extension LayerEdits {
     /// Makes `edit` to `collection` in `layer`, after checking it against the contributions in
-    /// effect there, and registers in the layer an override of the collection key that calls
-    /// the key's own getter with the layer's edits in effect: the collection keeps its
-    /// registration's scope (in the layer's caches), and the override's change drops what the
-    /// layer cached from the collection before.
+    /// effect there, and registers in the layer an override of the collection key that applies
+    /// the layer's edits to what the key would be without it (resolving its own key, see
+    /// `Resolver.resolveReplaced`): the collection keeps its registration's scope (in the
+    /// layer's caches), and the override's change drops what the layer cached from the
+    /// collection before.
     static func edit<Collection>(
         _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit,
         in layer: OverrideRegistry, call: String
     ) {
-        var edits = shared.edits(of: collection, in: layer)
+        let chainEdits = shared.edits(of: collection, in: layer)
         var assembled = AssembledContributions(
             ContributionTable.shared.contributions(to: collection))
-        assembled.apply(edits)
+        assembled.apply(chainEdits.flatMap { $0 })
         switch edit {
         case .add(let contribution):
             if let first = assembled.elements.first(where: { $0.clashes(with: contribution) }) {
@@ -117,16 +102,83 @@ extension LayerEdits {
                 CollectionFailure.notContributed(call)
             }
         }
-        edits.append(edit)
+        let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        let inEffect = EditsInEffect(collection: collection, edits: edits)
         let key = UncheckedKeyPath(collection)
+        let name = KeyNames.describe(collection)
         layer.register(
             Override<Collection> {
-                EditsInEffect.$current.withValue(EditsInEffect.current + [inEffect]) {
-                    Injections.container[keyPath: key.keyPath]
-                }
+                let beneath = Injections.container.resolve(key.keyPath)
+                guard let editable = beneath as? any EditableCollection else { return beneath }
+                return editable.applying(edits, in: name) as! Collection
             }, forKey: collection, attempt: "\(call), in a layer")
+    }
+}
+
+/// A collection key's value, to which a layer's edits apply.
+protocol EditableCollection {
+    /// This collection with `edits` made: each element added resolved through the container.
+    func applying(_ edits: [CollectionEdit], in name: String) -> Self
+}
+
+extension Contributions: EditableCollection {
+    func applying(_ edits: [CollectionEdit], in name: String) -> Self {
+        var elements = self.elements
+        var contributions = self.contributions
+        for edit in edits {
+            switch edit {
+            case .add(let contribution):
+                if let first = contributions.first(where: {
+                    $0?.clashes(with: contribution) == true
+                }),
+                    let first
+                {
+                    CollectionFailure.duplicate(first, contribution, in: name)
+                }
+                elements.append(
+                    Injections.container.resolve(
+                        unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self))
+                )
+                contributions.append(contribution)
+            case .removeElement(let element):
+                // An element an override listed has no key: it is never the one removed.
+                let kept = contributions.indices.filter { contributions[$0]?.element != element }
+                elements = kept.map { elements[$0] }
+                contributions = kept.map { contributions[$0] }
+            case .removeKey:
+                break  // an array has no dictionary keys
+            }
+        }
+        return Self(elements, contributions: contributions)
+    }
+}
+
+extension KeyedContributions: EditableCollection {
+    func applying(_ edits: [CollectionEdit], in name: String) -> Self {
+        var elements = self.elements
+        var contributions = self.contributions
+        for edit in edits {
+            switch edit {
+            case .add(let contribution):
+                if let first = contributions.values.first(where: { $0.clashes(with: contribution) })
+                {
+                    CollectionFailure.duplicate(first, contribution, in: name)
+                }
+                let key = contribution.dictionaryKey?.base as! Key
+                elements[key] = Injections.container.resolve(
+                    unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self))
+                contributions[key] = contribution
+            case .removeElement(let element):
+                for (key, contribution) in contributions where contribution.element == element {
+                    elements[key] = nil
+                    contributions[key] = nil
+                }
+            case .removeKey(let key):
+                elements[key.base as! Key] = nil
+                contributions[key.base as! Key] = nil
+            }
+        }
+        return Self(elements, contributions: contributions)
     }
 }
 

@@ -137,14 +137,6 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Whether `override` is this registry's override for `key` or for `type` now.
-    func holds(_ override: AnyOverride, forKey key: AnyKeyPath, type: ObjectIdentifier) -> Bool {
-        guard !isEmpty else { return false }
-        return lock.withLock {
-            current.byKey[key] === override || current.byType[type] === override
-        }
-    }
-
     deinit {
         guard isLayer else { return }
         MemoTable.endDetour()
@@ -157,6 +149,11 @@ final class OverrideRegistry: @unchecked Sendable {
     /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
     /// one for its type; among overrides of one kind, the closest registry's wins.
     ///
+    /// So the overrides that apply to a key form one order: the keys' from here down, then the
+    /// types' from here down. What the key would be without one of them (`replaced`, for the
+    /// factory of an override that resolves its own key) is the next one in that order: an
+    /// override of the key beneath it, or else one of its type, in the same registry too.
+    ///
     /// One walk down the chain reads each registry's key and type override under one hold of
     /// its lock, so that the answer is true of one state of each registry: never a type
     /// override from a state that also had the key's, or nothing from two states that each had
@@ -164,28 +161,41 @@ final class OverrideRegistry: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - keyPath: The key resolved.
+    ///   - replaced: The override whose factory resolves the key, if any: only those after it
+    ///     in the order apply (none, if a change has removed it).
     ///   - servedBy: Set to the registry whose override it is.
     ///   - byKey: Set to whether the override is the key's own.
     /// - Returns: The override, if any registry on the way has one.
     func override<Value>(
-        for keyPath: KeyPath<Injections, Value>, servedBy: inout OverrideRegistry?,
-        byKey: inout Bool
+        for keyPath: KeyPath<Injections, Value>, after replaced: AnyOverride? = nil,
+        servedBy: inout OverrideRegistry?, byKey: inout Bool
     ) -> Override<Value>? {
         let type = ObjectIdentifier(Value.self)
-        var forType: (registry: OverrideRegistry, override: AnyOverride)?
+        // Whether the keys' overrides met from now on come after `replaced` in the order.
+        var pastKeys = replaced == nil
+        var replacedType = false
+        var firstType: (registry: OverrideRegistry, override: AnyOverride)?
+        var typeAfterReplaced: (registry: OverrideRegistry, override: AnyOverride)?
         var registry: OverrideRegistry? = self
         while let here = registry {
             if !here.isEmpty {
                 let (key, typed) = here.overrides(for: keyPath, type: type)
                 if let key {
-                    (servedBy, byKey) = (here, true)
-                    return unsafeDowncast(key, to: Override<Value>.self)
+                    if pastKeys {
+                        (servedBy, byKey) = (here, true)
+                        return unsafeDowncast(key, to: Override<Value>.self)
+                    }
+                    if key === replaced { pastKeys = true }
                 }
-                if forType == nil, let typed { forType = (here, typed) }
+                if let typed {
+                    if firstType == nil { firstType = (here, typed) }
+                    if replacedType, typeAfterReplaced == nil { typeAfterReplaced = (here, typed) }
+                    if typed === replaced { replacedType = true }
+                }
             }
             registry = here.beneath
         }
-        guard let forType else { return nil }
+        guard let forType = pastKeys ? firstType : typeAfterReplaced else { return nil }
         (servedBy, byKey) = (forType.registry, false)
         // Registered for this key or for `Value`: an `Override<Value>`, by the `register`
         // functions' types. NB: not `as?`, which looks the generic class's metadata up on every

@@ -52,9 +52,9 @@ extension Resolver {
         if let registry {
             // Nested in a frame (`.layered`, `.observed`): the factory of this key's own
             // override may be asking for the value it replaces.
-            if MemoTable.hasDetours, let replaced = replacedLookup(keyPath) {
+            if MemoTable.hasDetours, let replacing = replacedLookup(keyPath) {
                 return resolveReplaced(
-                    keyPath, beneath: replaced.beneath, layer: replaced.layer, token: token,
+                    keyPath, replacing: replacing.override, layer: replacing.layer, token: token,
                     caller: caller, apply: apply)
             }
             if KeyPathShape.hasSeveralComponents(keyPath) {
@@ -108,7 +108,8 @@ extension Resolver {
     /// this resolution with an override of the same kind, and a key's own override hides every
     /// override for its type: those edges are taken back.
     private static func overrideRecordingDependency<Value>(
-        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry
+        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry,
+        after replaced: AnyOverride? = nil
     ) -> (override: Override<Value>, servedBy: OverrideRegistry)? {
         let type = ObjectIdentifier(Value.self)
         let thread = MemoTable.hasDetours ? ThreadState.current : nil
@@ -138,7 +139,8 @@ extension Resolver {
         }
         var servedBy: OverrideRegistry?
         var byKey = false
-        let found = registry.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
+        let found = registry.override(
+            for: keyPath, after: replaced, servedBy: &servedBy, byKey: &byKey)
         var keyRegistries = chain
         var typeRegistries = chain
         if found != nil, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
@@ -201,33 +203,34 @@ extension Resolver {
             timeToLive: placement.timeToLive)
     }
 
+    /// The override whose factory is resolving `keyPath`, its own key, as the innermost frame,
+    /// and the layer that resolution is in (`nil`: outside any layer).
     @inline(never)
     private static func replacedLookup(_ keyPath: AnyKeyPath)
-        -> (beneath: OverrideRegistry?, layer: OverrideRegistry?)?
+        -> (override: AnyOverride, layer: OverrideRegistry?)?
     {
         guard let parent = ThreadState.current.frames.last, let override = parent.override,
             parent.keyPath == keyPath
         else { return nil }
-        let start = parent.layer ?? Core.shared.overrides
-        let servedBy = start.chain.first {
-            $0.holds(override, forKey: keyPath, type: ObjectIdentifier(parent.valueType))
-        }
-        return (servedBy?.beneath, parent.layer)
+        return (override, parent.layer)
     }
 
-    /// Resolves `keyPath` for the factory of its own override: with the next override in
-    /// `beneath` and the registries beneath it, or else with the key's getter, whose helpers
-    /// keep their instances where the key's own resolutions do (in `layer`'s caches in a
-    /// layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }` builds
-    /// on the value it replaces.
+    /// Resolves `keyPath` for the factory of `replacing`, its own override: with the override
+    /// that follows it in the registries `layer`'s resolution consults (the key's, beneath
+    /// `replacing`, then its type's, in the same registry too), or else with the key's getter,
+    /// whose helpers keep their instances where the key's own resolutions do (in `layer`'s
+    /// caches in a layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }`
+    /// builds on what the key would be without it.
     @inline(never)
     private static func resolveReplaced<Value>(
-        _ keyPath: KeyPath<Injections, Value>, beneath: OverrideRegistry?,
+        _ keyPath: KeyPath<Injections, Value>, replacing: AnyOverride,
         layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
         let thread = ThreadState.current
-        if let beneath, let found = overrideRecordingDependency(keyPath, in: beneath) {
+        if let found = overrideRecordingDependency(
+            keyPath, in: layer ?? Core.shared.overrides, after: replacing)
+        {
             let frameToken = enterReplacing(
                 keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
                 override: found.override)
