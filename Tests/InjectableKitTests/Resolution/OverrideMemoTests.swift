@@ -36,6 +36,24 @@ extension GlobalContainerTests {
             }
         }
 
+        @Test func aGlobalOverrideKeptInItsKeysScopeIsRebuiltByTheOverrideAfterAReset() {
+            let built = Counter()
+            Injections.container.register(\.callSiteService) {
+                built.increment()
+                return CallSiteService()
+            }
+            defer { Injections.container.reset(\.callSiteService) }
+            // From its second resolution the call site reads the override's entry.
+            let first = Injections.container.resolve(\.callSiteService)
+            for _ in 0..<3 { #expect(Injections.container.resolve(\.callSiteService) === first) }
+            #expect(built.count == 1)
+            Injections.Scope.cached.reset()
+            let rebuilt = Injections.container.resolve(\.callSiteService)
+            #expect(rebuilt !== first)
+            #expect(built.count == 2)  // the override's factory again, not the live getter
+            for _ in 0..<3 { #expect(Injections.container.resolve(\.callSiteService) === rebuilt) }
+        }
+
         @Test func aTypeOverrideServedFromTheMemoGivesWayToAKeyOverride() {
             let byType = CallSiteService()
             let byKey = CallSiteService()

@@ -28,8 +28,8 @@ struct Frame {
     /// one runs is nested in it (`cached(A(b: shared(B())))`); otherwise the getter calls
     /// helpers one after another, which one key cannot be served from.
     fileprivate(set) var helpersRunning = 0
-    /// Where the getter's first helper keeps its instance (`nil`: no helper, unique).
-    fileprivate(set) var placement: Placement?
+    /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
+    fileprivate(set) var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     fileprivate(set) var built = false
     /// What the getter resolved outside its helper (`let api = resolve(\.api); return
@@ -60,9 +60,6 @@ struct Frame {
     }
 
     /// Whether an override's factory, not the keypath's getter, is building this frame's value.
-    /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
-    var scope: Injections.Scope? { placement?.scope }
-
     var servedByOverride: Bool { override != nil }
 
     /// Whether the getter is running outside its helpers, so that what it resolves now is
@@ -108,21 +105,20 @@ struct FrameHandle {
 
     /// A helper of `scope`, at `site`, was called for this frame. A getter calls one helper
     /// (others nested in its factory): a second one called after the first returned stops.
-    func helperCalled(in scope: Injections.Scope, at site: Site, timeToLive: TimeToLive?) {
+    func helperCalled(in scope: Injections.Scope, at site: Site) {
         withFrame {
             if $0.helperCount > 0, $0.helpersRunning == 0 {
                 Failure.helpersInSequence($0, site: site)
             }
-            if $0.helperCount == 0 {
-                $0.placement = Placement(scope: scope, site: site, timeToLive: timeToLive)
-            }
             $0.helperCount += 1
+            $0.scope = scope
         }
     }
 
     /// The entry the frame's helper reads or builds.
     func helperFound(_ entry: Entry) { withFrame { $0.helperEntry = entry } }
 
+    /// The frame's helper builds its instance, rather than reusing a cached one.
     func helperBuilds() { withFrame { $0.built = true } }
 
     /// Runs a helper's factory, counted on the frame (see ``Frame/helpersRunning``). The frame

@@ -38,9 +38,15 @@ extension Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller, apply: apply)
+                    in: nil, token: token, caller: caller, remembering: generation, apply: apply)
             }
             lookup = .unknown  // a change emptied the box: look again
+        }
+        // A global override's entry that holds nothing now: the override is looked up again.
+        if case .entry(let entry, _) = lookup,
+            entry._withUnsafeGuaranteedRef({ $0.key.override }) != nil
+        {
+            lookup = .unknown
         }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
@@ -64,13 +70,16 @@ extension Resolver {
             if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
+                var remembered = false
                 if case .unknown = lookup, override.servedBy === Core.shared.overrides {
+                    remembered = true
                     Core.shared.memo.remember(
                         keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
                     keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller, apply: apply)
+                    token: token, caller: caller, remembering: remembered ? generation : nil,
+                    apply: apply)
             }
         }
         let thread = ThreadState.current
@@ -169,14 +178,18 @@ extension Resolver {
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
         in layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
-        apply: (_ token: UInt64) -> Value
+        remembering generation: UInt64? = nil, apply: (_ token: UInt64) -> Value
     ) -> Value {
         let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
             override: override)
         let value = serve(keyPath, override, frameToken: frameToken, apply: apply)
-        leave(on: thread)
+        let frame = exit(on: thread)
+        // A global override kept in its key's scope is read from its entry, as a live key is.
+        if let generation, let entry = entryRoute(of: frame, holding: value) {
+            Core.shared.memo.remember(keyPath, entry, generation: generation)
+        }
         return value
     }
 
@@ -255,17 +268,19 @@ extension Resolver {
         // A keypath with arguments is not recorded: each one made at run time is a new object,
         // and recording it would keep it (and its arguments) alive for good.
         if frame.helperEntry?.key.argument != nil { return }
-        let learned: Route
-        if frame.helperCount == 1, let entry = frame.helperEntry, entry.isHolding(value),
-            entry.adoptView(Value.self)
-        {
-            // The entry's view, if the helper built another type (see `Entry.adoptView`).
-            learned = .entry(
-                Unmanaged.passUnretained(entry),
-                view: entry.key.type != ObjectIdentifier(Value.self))
-        } else {
-            learned = frame.helperCount == 0 ? .plainGetter : .getter
-        }
+        let learned =
+            entryRoute(of: frame, holding: value)
+            ?? (frame.helperCount == 0 ? .plainGetter : .getter)
         Core.shared.memo.remember(keyPath, learned, generation: generation)
+    }
+
+    /// The entry that served the frame's one helper, if it holds `value`: read from there next
+    /// time. With its view, if the helper built another type (see `Entry.adoptView`).
+    private static func entryRoute<Value>(of frame: Frame, holding value: Value) -> Route? {
+        guard frame.helperCount == 1, let entry = frame.helperEntry, !entry.key.isPerArgument,
+            entry.isHolding(value), entry.adoptView(Value.self)
+        else { return nil }
+        return .entry(
+            Unmanaged.passUnretained(entry), view: entry.key.type != ObjectIdentifier(Value.self))
     }
 }

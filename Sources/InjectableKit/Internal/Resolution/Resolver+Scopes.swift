@@ -46,7 +46,7 @@ extension Resolver {
             }
         let key = EntryKey(
             site: site, type: ObjectIdentifier(Value.self), registration: registration)
-        owner?.helperCalled(in: scope, at: site, timeToLive: timeToLive)
+        owner?.helperCalled(in: scope, at: site)
         /// Runs a helper's factory, counted on the owner's frame.
         // NB: no `owner?.runHelper(make) ?? make()`: in this unspecialised code, `Value?` would
         // look `Optional<Value>`'s metadata up.
