@@ -46,22 +46,34 @@ enum OverrideLifetimes {
     }
 
     private final class Table: @unchecked Sendable {
-        // @unchecked: the dictionary is guarded by `lock`.
+        // @unchecked: the dictionaries are guarded by `lock`.
         let lock = Lock(rank: .leaf)
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
         @exclusivity(unchecked) var learned: [AnyKeyPath: Learned] = [:]
+        /// The same, by keypath object, found without hashing the keypath; each object is
+        /// kept, so that its identity is not reused.
+        @exclusivity(unchecked) var byObject: [ObjectIdentifier: (AnyKeyPath, Learned)] = [:]
+
+        func find(_ keyPath: AnyKeyPath) -> Learned? {
+            if let (_, learned) = byObject[ObjectIdentifier(keyPath)] { return learned }
+            guard let learned = learned[keyPath] else { return nil }
+            if byObject.count < OverrideLifetimes.limit {
+                byObject[ObjectIdentifier(keyPath)] = (keyPath, learned)
+            }
+            return learned
+        }
     }
 
     private static let table = Table()
     // Keys with arguments are new values at each argument: past this many, they are probed again.
-    private static let limit = 4096
+    fileprivate static let limit = 4096
 
     /// The lifetime of `keyPath`'s registration, learned before or probed now; `nil` if no
     /// thread could be started to probe it.
     static func lifetime<Value>(
         of keyPath: KeyPath<Injections, Value>, named name: @autoclosure () -> String
     ) -> Learned? {
-        if let learned = table.lock.withLock({ table.learned[keyPath] }) { return learned }
+        if let learned = table.lock.withLock({ table.find(keyPath) }) { return learned }
         let probe = KeyProbe(keyPath)
         // The thread may end inside the getter: it takes no reference it would not let go of.
         let status = ik_run_on_new_thread(

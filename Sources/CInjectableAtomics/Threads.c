@@ -1,0 +1,15 @@
+#include "CInjectableThreads.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+int ik_run_on_new_thread(void *(*body)(void *), void *context) {
+    pthread_t thread;
+    int error = pthread_create(&thread, NULL, body, context);
+    if (error != 0) return error;
+    return pthread_join(thread, NULL);
+}
+
+void ik_end_thread(void) {
+    pthread_exit(NULL);
+}
