@@ -65,14 +65,11 @@ enum ScopedOverride {
         _ scope: Injections.Scope, _ factory: @escaping @Sendable () -> Value
     ) -> Override<Value> {
         if scope.kind == .unique { return Override(factory, keepsKeyLifetime: false) }
+        // One site for every such override: each is its own registration (see `EntryKey`).
+        let site = Site(
+            "InjectableKit/Injections+ScopedOverrides.swift", "register(_:scope:factory:)", 1, 1)
         return Override(
-            {
-                Injections.scoped(
-                    scope, factory(), file: site, function: function, line: 1, column: 1)
-            },
+            { Resolver.scoped(scope, factory, site: site, token: 0, timeToLive: nil) },
             keepsKeyLifetime: false)
     }
-
-    private static let site: StaticString = "InjectableKit/Injections+ScopedOverrides.swift"
-    private static let function: StaticString = "register(_:scope:factory:)"
 }

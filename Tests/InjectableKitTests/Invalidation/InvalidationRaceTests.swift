@@ -219,8 +219,8 @@ extension GlobalContainerTests {
             defer { Injections.container.reset(\.raceReplacedDependency) }
             /// A test helper that registers a caching mock: one closure, so one call site.
             @Sendable func registerMock(_ origin: String) {
-                Injections.container.register(\.raceReplacedDependency) {
-                    Injections.cached(RaceGates.replaced.passing(RaceDependency(origin)))
+                Injections.container.register(\.raceReplacedDependency, scope: .cached) {
+                    RaceGates.replaced.passing(RaceDependency(origin))
                 }
             }
             registerMock("old mock")

@@ -61,7 +61,7 @@ extension GlobalContainerTests {
             defer { Injections.container.reset(LayeredDependency.self) }
             let layer = Injections.withOverrides {
                 // Cached by the override's own helper, for the key the layer overrides.
-                $0.register(\.layeredDependency) { Injections.cached(LayeredDependency("layer")) }
+                $0.register(\.layeredDependency, scope: .cached) { LayeredDependency("layer") }
             } operation: {
                 Injections.currentOverrides
             }

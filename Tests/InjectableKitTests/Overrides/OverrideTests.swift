@@ -2,6 +2,9 @@ import InjectableKit
 import Testing
 
 extension Injections {
+    /// A type override of `any Greeting` keeps this key's lifetime.
+    fileprivate var cachedGreeting: any Greeting { cached(LiveGreeting()) }
+
     /// The seed's form: mocks registered from static code, with a scope helper.
     static func registerMockGreetings() {
         container.register { self.shared(MockGreeting("static") as any Greeting) }
@@ -154,17 +157,13 @@ extension GlobalContainerTests {
         }
 
         @Test func aCachedTypeOverrideIsDroppedWhenTheTypeOverrideIs() {
-            Injections.container.register {
-                Injections.cached(MockGreeting("first")) as any Greeting
-            }
-            let first = Injections.container.resolve(\.firstGreeting)
+            Injections.container.register { MockGreeting("first") as any Greeting }
+            let first = Injections.container.resolve(\.cachedGreeting)
             #expect(
-                Injections.container.resolve(\.firstGreeting) as AnyObject === first as AnyObject)
+                Injections.container.resolve(\.cachedGreeting) as AnyObject === first as AnyObject)
             Injections.container.reset()
-            Injections.container.register {
-                Injections.cached(MockGreeting("second")) as any Greeting
-            }
-            let second = Injections.container.resolve(\.firstGreeting)
+            Injections.container.register { MockGreeting("second") as any Greeting }
+            let second = Injections.container.resolve(\.cachedGreeting)
             #expect(second as AnyObject !== first as AnyObject)
             Injections.container.reset()
         }

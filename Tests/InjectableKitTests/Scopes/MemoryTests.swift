@@ -52,7 +52,7 @@ extension GlobalContainerTests {
 
         @Test func aScopedOverrideIsReleasedWhenItIsDropped() {
             weak var mock: Service?
-            Injections.container.register(\.memoryCached) { Injections.cached(Service("mock")) }
+            Injections.container.register(\.memoryCached, scope: .cached) { Service("mock") }
             mock = Injections.container.resolve(\.memoryCached)
             #expect(mock?.name == "mock")
             Injections.container.reset(\.memoryCached)

@@ -64,7 +64,7 @@ extension Injections {
                 (\.overriddenA, "A"), (\.overriddenB, "B"),
             ]
             for (key, tag) in keys {
-                container.register(key) { Injections.cached(OwnedLeaf("mock \(tag)")) }
+                container.register(key, scope: .cached) { OwnedLeaf("mock \(tag)") }
             }
             #expect(container.resolve(\.overriddenA).tag == "mock A")
             #expect(container.resolve(\.overriddenB).tag == "mock B")
@@ -76,9 +76,7 @@ extension Injections {
         } operation: {
             let container = Injections.container
             for version in 1...3 {
-                container.register(\.overriddenA) {
-                    Injections.cached(OwnedLeaf("mock \(version)"))
-                }
+                container.register(\.overriddenA, scope: .cached) { OwnedLeaf("mock \(version)") }
                 #expect(container.resolve(\.overriddenA).tag == "mock \(version)")
             }
         }
