@@ -26,7 +26,12 @@ extension Injections {
     /// ```
     ///
     /// Inside `Injections.withOverrides` (or a test's `.injections` trait), it adds the element
-    /// in that layer only, as ``LocalOverrides/contribute(_:to:file:line:)`` does.
+    /// in that layer only, after the elements in effect there:
+    ///
+    /// ```swift
+    /// @Test(.injections { $0.contribute(\.recordingSink, to: \.analyticsSinks) })
+    /// func everyEventReachesTheRecorder() { ... }
+    /// ```
     ///
     /// It stops the process, with a message naming the keys and this call, when it comes after
     /// the collection was first resolved (that resolution missed it), after
@@ -45,8 +50,8 @@ extension Injections {
     ) {
         let site = "\(file):\(line)"
         let call = "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
-        Self.contribute(
-            Contribution(element: element, dictionaryKey: nil, site: site), to: collection,
+        Self.edit(
+            collection, with: .add(Contribution(element: element, dictionaryKey: nil, site: site)),
             call: "\(call) at \(site)")
     }
 
@@ -74,15 +79,67 @@ extension Injections {
         let call =
             "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)), "
             + "forKey: \(key))"
-        Self.contribute(
-            Contribution(element: element, dictionaryKey: AnyHashable(key), site: site),
-            to: collection, call: "\(call) at \(site)")
+        Self.edit(
+            collection,
+            with: .add(Contribution(element: element, dictionaryKey: AnyHashable(key), site: site)),
+            call: "\(call) at \(site)")
     }
 
-    /// Adds `contribution` globally, from the hook, or in the layer in effect.
-    private static func contribute<Collection>(
-        _ contribution: Contribution, to collection: KeyPath<Injections, Collection>,
-        call: String
+    /// Removes an element from an array or dictionary collection key: the collection's
+    /// resolutions no longer include it.
+    ///
+    /// ```swift
+    /// @Test(.injections { $0.removeContribution(\.crashSink, from: \.analyticsSinks) })
+    /// func startsWithoutCrashReporting() { ... }
+    /// ```
+    ///
+    /// Inside `Injections.withOverrides` (or a test's `.injections` trait), it removes the
+    /// element in that layer only. Otherwise it follows the rules of
+    /// ``contribute(_:to:file:line:)``: make it in the ``AutoRegistering`` hook, after the
+    /// contribution it removes, and before the collection is first resolved. An element not in
+    /// the collection stops the process with a message naming it.
+    ///
+    /// - Parameters:
+    ///   - element: The element's own key.
+    ///   - collection: The collection key.
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func removeContribution<Element, Collection>(
+        _ element: KeyPath<Injections, Element>, from collection: KeyPath<Injections, Collection>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        Self.edit(
+            collection, with: .removeElement(element),
+            call: "removeContribution(\(KeyNames.describe(element)), from: "
+                + "\(KeyNames.describe(collection))) at \(file):\(line)")
+    }
+
+    /// Removes the element filed under `key` from a dictionary collection key, as
+    /// ``removeContribution(_:from:file:line:)`` removes one element.
+    ///
+    /// ```swift
+    /// @Test(.injections { $0.removeContribution(forKey: .privacy, from: \.settingsSections) })
+    /// func listsNoPrivacySection() { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The dictionary key whose element to remove.
+    ///   - collection: The collection key.
+    ///   - file: Where the call is, for messages; leave the default.
+    ///   - line: The line of the call, likewise.
+    public func removeContribution<Key: Hashable & Sendable, Element>(
+        forKey key: Key, from collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        Self.edit(
+            collection, with: .removeKey(AnyHashable(key)),
+            call: "removeContribution(forKey: \(key), from: \(KeyNames.describe(collection))) "
+                + "at \(file):\(line)")
+    }
+
+    /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect.
+    private static func edit<Collection>(
+        _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit, call: String
     ) {
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
@@ -90,14 +147,15 @@ extension Injections {
         let onMainActor = ContributionTable.isContributingOnMainActor
         let registry = OverrideRegistry.current
         if registry.isLayer && !inHook && !onMainActor {
-            LayerEdits.edit(collection, with: .add(contribution), in: registry, call: call)
+            LayerEdits.edit(collection, with: edit, in: registry, call: call)
             return
         }
         guard inHook || onMainActor else { CollectionFailure.outsideHook(call) }
-        if let resolvedBy = ContributionTable.shared.add(
-            contribution, to: collection, inHook: inHook)
-        {
+        switch ContributionTable.shared.apply(edit, to: collection, inHook: inHook) {
+        case nil: break
+        case .resolved(let resolvedBy):
             CollectionFailure.afterResolution(call, resolvedBy: resolvedBy)
+        case .notContributed: CollectionFailure.notContributed(call)
         }
     }
 

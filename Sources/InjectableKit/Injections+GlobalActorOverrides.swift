@@ -18,6 +18,15 @@ extension Injections {
     /// always runs there; it otherwise behaves as ``register(_:file:line:factory:)``. For the
     /// main actor, ``registerOnMainActor(_:file:line:factory:)`` needs no annotation.
     ///
+    /// In a test's trait, give the closure the key's actor, so that it can name the key:
+    ///
+    /// ```swift
+    /// @Test(.injections(isolated: { @StorageActor in
+    ///     $0.registerOnGlobalActor(\.store) { @StorageActor in MemoryStore() }
+    /// }))
+    /// @StorageActor func savesItems() { ... }
+    /// ```
+    ///
     /// - Parameters:
     ///   - keyPath: The key to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
@@ -49,39 +58,6 @@ extension Injections {
         _ factory: @escaping @isolated(any) @Sendable () -> Value
     ) {
         register(file: file, line: line, GlobalActorFactory.bridge(factory))
-    }
-}
-
-extension Injections.LocalOverrides {
-    /// Overrides one key isolated to a global actor, in this layer, with a factory isolated to
-    /// that actor: what a test's `.injections` trait, whose closure runs on the main actor,
-    /// registers for another actor's keys.
-    ///
-    /// ```swift
-    /// @Test(.injections { $0.registerOnGlobalActor(\.store) { @StorageActor in MemoryStore() } })
-    /// @StorageActor func savesItems() { ... }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key to override.
-    ///   - file: Where the call is, for the message if it is refused; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement, on its actor.
-    public func registerOnGlobalActor<Value>(
-        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @isolated(any) @Sendable () -> Value
-    ) {
-        register(keyPath, file: file, line: line, factory: GlobalActorFactory.bridge(factory))
-    }
-
-    /// Overrides, in this layer, every key whose type is the factory's return type with a
-    /// factory isolated to a global actor.
-    ///
-    /// - Parameter factory: Builds the replacement, on its actor.
-    public func registerOnGlobalActor<Value>(
-        _ factory: @escaping @isolated(any) @Sendable () -> Value
-    ) {
-        register(GlobalActorFactory.bridge(factory))
     }
 }
 

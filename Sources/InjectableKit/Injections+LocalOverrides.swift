@@ -1,78 +1,18 @@
 extension Injections {
-    /// Overrides that apply to one task and the tasks it starts, made with
-    /// `Injections.withOverrides(_:operation:)`.
+    /// A layer of overrides, captured to run code in it later with
+    /// `withOverrides(_:operation:)`: what ``currentOverrides`` and
+    /// ``makeOverrides(_:)`` return.
     ///
-    /// It offers the same `register` forms as ``Injections/container``.
+    /// It is a handle, with no operations of its own: to change a layer, run code in it and use
+    /// ``Injections/container``, whose `register`, `contribute` and `reset` then change that
+    /// layer.
+    ///
+    /// ```swift
+    /// let preview = Injections.makeOverrides { $0.register(\.api) { PreviewAPI() } }
+    /// Injections.withOverrides(preview) { Injections.container.register(\.clock) { TestClock() } }
+    /// ```
     public struct LocalOverrides: Sendable {
         let registry: OverrideRegistry
-
-        /// Overrides, in this layer, every key whose type is the factory's return type.
-        ///
-        /// A key's own override beats one for its type wherever each was registered; among
-        /// overrides of one kind, the innermost layer's wins, and the global registry's comes
-        /// last.
-        ///
-        /// - Parameter factory: Builds the replacement.
-        public func register<Value>(_ factory: @escaping @Sendable () -> Value) {
-            registry.register(
-                Override(factory), forType: ObjectIdentifier(Value.self),
-                attempt: "register { ... as \(Value.self) } in a layer")
-        }
-
-        /// Overrides, in this layer, every key of type `type`, with a factory whose result
-        /// converts to it: the explicit form of ``register(_:)``.
-        ///
-        /// ```swift
-        /// overrides.register(as: (any MyServiceType).self) { MockService() }
-        /// ```
-        ///
-        /// - Parameters:
-        ///   - type: The type of the keys to override, as they are declared.
-        ///   - factory: Builds the replacement.
-        public func register<Value>(as type: Value.Type, _ factory: @escaping @Sendable () -> Value)
-        {
-            register(factory)
-        }
-
-        /// Overrides one key in this layer.
-        ///
-        /// A key's own override beats one for its type wherever each was registered; among
-        /// overrides of one kind, the innermost layer's wins, and the global registry's comes
-        /// last.
-        ///
-        /// Resolving the same key in the factory resolves the value this override replaces
-        /// (the enclosing layer's or global override of the key, else one of its type, this
-        /// layer's included, else the key's own registration), as with
-        /// ``Injections/register(_:file:line:factory:)``:
-        ///
-        /// ```swift
-        /// $0.register(\.weather) {
-        ///     var weather = Injections.container.resolve(\.weather)
-        ///     weather.forecast = { "rain" }
-        ///     return weather
-        /// }
-        /// ```
-        ///
-        /// - Parameters:
-        ///   - keyPath: The key to override.
-        ///   - file: Where the call is, for the message if it is refused; leave the default.
-        ///   - line: The line of the call, likewise.
-        ///   - factory: Builds the replacement.
-        public func register<Value>(
-            _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID,
-            line: UInt = #line, factory: @escaping @Sendable () -> Value
-        ) {
-            register(keyPath, Override(factory), file: file, line: line)
-        }
-
-        func register<Value>(
-            _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>,
-            file: StaticString, line: UInt
-        ) {
-            registry.register(
-                override, forKey: keyPath,
-                attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line), in a layer")
-        }
     }
 
     /// Runs `operation` with its own overrides and its own scope caches, layered over the
@@ -87,8 +27,8 @@ extension Injections {
     /// }
     /// ```
     ///
-    /// Inside `operation`, ``Injections/container``'s `register`, `reset` and `push`/`pop`
-    /// change this layer, and `Injections.Scope` resets reset this layer's caches, so tests that
+    /// Inside `configure` and `operation`, ``Injections/container``'s `register`, `contribute`,
+    /// `reset` and `push`/`pop` change this layer, and `Injections.Scope` resets reset this layer's caches, so tests that
     /// run in their own layers never see each other's overrides, and can run in parallel.
     ///
     /// Layers nest, over the global registry. Every form resolves in the same order: an
@@ -107,12 +47,12 @@ extension Injections {
     /// > `withOverrides(_:operation:)`.
     ///
     /// - Parameters:
-    ///   - configure: Registers the overrides, through the same `register` forms as
-    ///     ``Injections/container``.
+    ///   - configure: Registers the overrides. It runs in the new layer, so the value it is
+    ///     passed, like ``Injections/container``, registers, contributes and resets there.
     ///   - operation: The work that sees them.
     /// - Returns: What `operation` returns.
     public static func withOverrides<Result>(
-        _ configure: (LocalOverrides) -> Void, operation: () throws -> Result
+        _ configure: (Injections) -> Void, operation: () throws -> Result
     ) rethrows -> Result {
         let overrides = makeLayer(configure)
         return try Layers.with(overrides.registry, operation)
@@ -130,12 +70,12 @@ extension Injections {
     /// ```
     ///
     /// - Parameters:
-    ///   - configure: Registers the overrides.
+    ///   - configure: Registers the overrides, in the new layer.
     ///   - isolation: The caller's isolation; leave the default.
     ///   - operation: The work that sees them.
     /// - Returns: What `operation` returns.
     public static func withOverrides<Result>(
-        _ configure: (LocalOverrides) -> Void, isolation: isolated (any Actor)? = #isolation,
+        _ configure: (Injections) -> Void, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
         let overrides = makeLayer(configure)
@@ -235,20 +175,21 @@ extension Injections {
     ///
     /// The layer is made over the one in effect, if any.
     ///
-    /// - Parameter configure: Registers the overrides.
+    /// - Parameter configure: Registers the overrides, in the new layer.
     /// - Returns: The layer, for `withOverrides(_:operation:)`.
-    public static func makeOverrides(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+    public static func makeOverrides(_ configure: (Injections) -> Void) -> LocalOverrides {
         makeLayer(configure)
     }
 
     /// A new layer over the one in effect, with the overrides `configure` registers.
-    static func makeLayer(_ configure: (LocalOverrides) -> Void) -> LocalOverrides {
+    static func makeLayer(_ configure: (Injections) -> Void) -> LocalOverrides {
         Sealing.refuseIfSealed("withOverrides")
         AutoRegistration.ensure()
         let current = OverrideRegistry.current
         let layer = OverrideRegistry(parent: current.isLayer ? current : nil, isLayer: true)
-        let overrides = LocalOverrides(registry: layer)
-        configure(overrides)
-        return overrides
+        // `configure` runs in the new layer, so that every operation of the container, called
+        // on the value passed or on `Injections.container`, changes this layer alone.
+        Layers.with(layer) { configure(.container) }
+        return LocalOverrides(registry: layer)
     }
 }

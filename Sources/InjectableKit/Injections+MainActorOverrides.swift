@@ -50,32 +50,6 @@ extension Injections {
     }
 }
 
-extension Injections.LocalOverrides {
-    /// Overrides one `@MainActor` key in this layer with a factory that runs on the main actor.
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key to override.
-    ///   - file: Where the call is, for the message if it is refused; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement, on the main actor.
-    public func registerOnMainActor<Value>(
-        _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @MainActor @Sendable () -> Value
-    ) {
-        register(keyPath, file: file, line: line, factory: MainActorFactory.bridge(factory))
-    }
-
-    /// Overrides, in this layer, every key whose type is the factory's return type with a
-    /// factory that runs on the main actor.
-    ///
-    /// - Parameter factory: Builds the replacement, on the main actor.
-    public func registerOnMainActor<Value>(
-        _ factory: @escaping @MainActor @Sendable () -> Value
-    ) {
-        register(MainActorFactory.bridge(factory))
-    }
-}
-
 enum MainActorFactory {
     /// A nonisolated factory that runs `factory` in place, checking that it is on the main
     /// actor. Resolution is synchronous and `@MainActor` keys can only be named on the main

@@ -33,32 +33,6 @@ extension Injections {
     }
 }
 
-extension Injections.LocalOverrides {
-    /// Overrides one key in this layer with a factory whose instance `scope` holds, in this
-    /// layer's caches.
-    ///
-    /// ```swift
-    /// @Test(.injections { $0.register(\.imageCache, scope: .cached) { MockImageCache() } })
-    /// func thumbnailsShareTheCache() { ... }
-    /// ```
-    ///
-    /// See ``Injections/register(_:scope:file:line:factory:)``.
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key to override.
-    ///   - scope: The scope that holds the override's instance.
-    ///   - file: Where the call is, for the message if it is refused; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement, when the scope holds none.
-    public func register<Value: Sendable>(
-        _ keyPath: KeyPath<Injections, Value>, scope: Injections.Scope,
-        file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable () -> Value
-    ) {
-        register(keyPath, ScopedOverride.override(scope, factory), file: file, line: line)
-    }
-}
-
 enum ScopedOverride {
     /// An override that `scope` holds, whatever the key's own scope.
     static func override<Value: Sendable>(

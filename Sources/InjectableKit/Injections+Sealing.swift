@@ -17,8 +17,8 @@ extension Injections {
     ///
     /// After sealing, `register`, `reset`, `push`, `pop` and `Injections.withOverrides` stop the
     /// process with a message naming the key or type they tried to swap: a refused override is
-    /// never silently ignored. So do layers made before the seal: registering in a captured
-    /// ``Injections/currentOverrides``, running code in it, a lazy wrapper's first read in the
+    /// never silently ignored. So do layers made before the seal: registering in one still in
+    /// effect, running code in a captured ``Injections/currentOverrides``, a lazy wrapper's first read in the
     /// layer it was made in, and awaiting an ``AsyncInjection`` made in such a layer and not yet
     /// built (its construction would run there). Resolution and scope resets are unaffected, and
     /// so are tests and previews of an app that does not seal. The ``AutoRegistering`` hook runs

@@ -41,9 +41,8 @@ extension Injections {
 }
 
 extension Injections.LocalOverrides {
-    /// The type overrides registered in this layer, by ``register(_:)``, ``register(as:_:)``
-    /// or `Injections.container.register` inside it, each with whether it has served a
-    /// resolution.
+    /// The type overrides registered in this layer (by `register { ... }` or
+    /// `register(as:_:)` in it), each with whether it has served a resolution.
     ///
     /// ```swift
     /// let layer = Injections.makeOverrides { $0.register { MockService() } }

@@ -36,7 +36,7 @@ extension Injections {
     /// Off by default, and free while off: the fast path of resolution does not look at it.
     /// While on, resolutions take the framed path that records them.
     ///
-    /// Started inside a layer (``Injections/withOverrides(_:operation:)-((LocalOverrides)->Void,_)``, a test's
+    /// Started inside a layer (``Injections/withOverrides(_:operation:)-((Injections)->Void,_)``, a test's
     /// `.injections` trait), the trace reports that layer's resolutions only, those of layers
     /// nested in it included, so that tests running at the same time stay out of each other's
     /// traces; stop it in the same layer. Started outside any layer, it reports every

@@ -5,8 +5,8 @@ import XCTest
 ///
 /// ```swift
 /// final class AccountsTests: InjectableTestCase {
-///     override func registerOverrides(_ overrides: Injections.LocalOverrides) {
-///         overrides.register(\.api) { MockAPI() }
+///     override func registerOverrides(_ injections: Injections) {
+///         injections.register(\.api) { MockAPI() }
 ///     }
 ///
 ///     func testLoadsAccounts() async throws {
@@ -25,9 +25,11 @@ open class InjectableTestCase: XCTestCase {
     /// Registers the overrides every test of the class starts with. Does nothing unless
     /// overridden.
     ///
-    /// - Parameter overrides: The test's layer, with the same `register` forms as
-    ///   `Injections.container`.
-    open func registerOverrides(_ overrides: Injections.LocalOverrides) {}
+    /// It runs in the test's layer: every operation of `Injections.container`, called on the
+    /// value it is passed, changes that layer alone.
+    ///
+    /// - Parameter injections: The container, in the test's layer.
+    open func registerOverrides(_ injections: Injections) {}
 
     /// Whether a test fails when a type override of its layer served no resolution in it.
     /// `true` unless overridden.

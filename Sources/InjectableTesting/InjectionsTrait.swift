@@ -33,8 +33,8 @@ import Testing
 /// whose tests a filtered run may leave out, a warning. Nothing is reported when a test case
 /// threw. Pass `reportingUnusedOverrides: false` to a test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Registers the overrides, on the closure's actor.
-    let configure: @Sendable (Injections.LocalOverrides) async -> Void
+    /// Registers the overrides, on the closure's actor, in the layer in effect.
+    let configure: @Sendable (Injections) async -> Void
     let usage: TypeOverrideUsage?
     let sourceLocation: SourceLocation
 
@@ -82,7 +82,9 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let layer = Injections.makeOverrides { _ in }
-        await configure(layer)
+        // The closure runs on its actor, maybe after a hop: it registers in the layer in
+        // effect, which the task carries there.
+        await Injections.withOverrides(layer) { await configure(.container) }
         do {
             try await TestIssueReporter.layered {
                 try await Injections._withTestOverrides(layer) {
@@ -109,17 +111,18 @@ extension Trait where Self == InjectionsTrait {
     ///   - reportingUnusedOverrides: Whether to record an issue for a type override that
     ///     served no resolution in any of the trait's tests.
     ///   - sourceLocation: Where those issues are reported; leave the default.
-    ///   - configure: Registers the overrides, on the main actor, with the same `register`
-    ///     forms as `Injections.container`. Leave it out for isolation alone.
+    ///   - configure: Registers the overrides, on the main actor: every operation of
+    ///     `Injections.container`, called on the value it is passed, changes the test's layer.
+    ///     Leave it out for isolation alone.
     /// - Returns: The trait.
     public static func injections(
         reportingUnusedOverrides: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation,
-        _ configure: @escaping @MainActor @Sendable (Injections.LocalOverrides) -> Void = { _ in }
+        _ configure: @escaping @MainActor @Sendable (Injections) -> Void = { _ in }
     ) -> Self {
         TestIssueReporter._install()  // made as tests are discovered, before any runs
         return InjectionsTrait(
-            configure: { overrides in await MainActor.run { configure(overrides) } },
+            configure: { injections in await MainActor.run { configure(injections) } },
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)
     }
@@ -147,11 +150,11 @@ extension Trait where Self == InjectionsTrait {
     public static func injections(
         reportingUnusedOverrides: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation,
-        isolated configure: @escaping @isolated(any) @Sendable (Injections.LocalOverrides) -> Void
+        isolated configure: @escaping @isolated(any) @Sendable (Injections) -> Void
     ) -> Self {
         TestIssueReporter._install()  // made as tests are discovered, before any runs
         return InjectionsTrait(
-            configure: { overrides in await configure(overrides) },
+            configure: { injections in await configure(injections) },
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)
     }

@@ -3,8 +3,8 @@ import InjectableTesting
 import XCTest
 
 final class InjectableTestCaseTests: InjectableTestCase {
-    override func registerOverrides(_ overrides: Injections.LocalOverrides) {
-        overrides.register(\.testingClock) { FixedClock(now: "xctest") }
+    override func registerOverrides(_ injections: Injections) {
+        injections.register(\.testingClock) { FixedClock(now: "xctest") }
     }
 
     func testOverridesApplyToTheTest() {
@@ -35,15 +35,15 @@ final class InjectableTestCaseTests: InjectableTestCase {
 /// Runs an `InjectableTestCase` of its own, and reads its run's failures.
 final class UnusedOverrideTestCaseTests: XCTestCase {
     final class Probe: InjectableTestCase {
-        override func registerOverrides(_ overrides: Injections.LocalOverrides) {
-            overrides.register { ConcreteClock() }
+        override func registerOverrides(_ injections: Injections) {
+            injections.register { ConcreteClock() }
         }
     }
 
     final class QuietProbe: InjectableTestCase {
         override var reportsUnusedOverrides: Bool { false }
-        override func registerOverrides(_ overrides: Injections.LocalOverrides) {
-            overrides.register { ConcreteClock() }
+        override func registerOverrides(_ injections: Injections) {
+            injections.register { ConcreteClock() }
         }
     }
 

@@ -37,6 +37,11 @@ extension Injections {
     var duplicatedSinks: Contributions<any Sink> { contributions(to: \.duplicatedSinks) }
     var clashingSinks: KeyedContributions<String, any Sink> { contributions(to: \.clashingSinks) }
     var lateSinks: Contributions<any Sink> { contributions(to: \.lateSinks) }
+    /// The hook removes one of their contributions, as a test's layer does.
+    var prunedSinks: Contributions<any Sink> { contributions(to: \.prunedSinks) }
+    var prunedSinksByName: KeyedContributions<String, any Sink> {
+        contributions(to: \.prunedSinksByName)
+    }
     /// Names another collection's key: a copy-and-paste slip.
     var misnamedSinks: Contributions<any Sink> { cached(contributions(to: \.sinks)) }
     /// Kept longer than its unique element on purpose: that element shows whether the array
@@ -73,6 +78,13 @@ extension Injections {
 
         container.contribute(\.consoleSink, to: \.sinksByName, forKey: "console")
         container.contribute(\.fileSink, to: \.sinksByName, forKey: "file")
+
+        container.contribute(\.consoleSink, to: \.prunedSinks)
+        container.contribute(\.fileSink, to: \.prunedSinks)
+        container.removeContribution(\.consoleSink, from: \.prunedSinks)
+        container.contribute(\.consoleSink, to: \.prunedSinksByName, forKey: "console")
+        container.contribute(\.fileSink, to: \.prunedSinksByName, forKey: "file")
+        container.removeContribution(forKey: "file", from: \.prunedSinksByName)
 
         // Mistakes, which only a resolution of their collection reports.
         container.contribute(\.consoleSink, to: \.duplicatedSinks)

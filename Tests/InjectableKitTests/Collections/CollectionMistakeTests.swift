@@ -44,6 +44,17 @@ import Testing
         #expect(message.contains("$0.contribute(...)"))
     }
 
+    @Test func aRemovalOutsideTheHookAndAnyLayerStopsNamingTheHook() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            Injections.container.removeContribution(\.consoleSink, from: \.sinks)
+        }
+        let message = Self.message(result)
+        #expect(message.contains("removeContribution("))
+        #expect(message.contains("CollectionMistakeTests.swift:"))
+        #expect(message.contains("was made outside AutoRegistering's registerAllServices()"))
+    }
+
     @Test func theSameElementContributedTwiceStopsTheCollectionsResolution() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {

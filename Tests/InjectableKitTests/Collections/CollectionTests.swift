@@ -13,6 +13,12 @@ import Testing
         #expect(sinks.elements.mapValues(\.name) == ["console": "console", "file": "file"])
     }
 
+    @Test func theHookRemovesAContributionAsATestsLayerDoes() {
+        #expect(Injections.container.resolve(\.prunedSinks).names == ["file"])
+        let byName = Injections.container.resolve(\.prunedSinksByName)
+        #expect(byName.elements.mapValues(\.name) == ["console": "console"])
+    }
+
     @Test func eachElementKeepsItsOwnScope() {
         let first = Injections.container.resolve(\.assembledSinks)
         let second = Injections.container.resolve(\.assembledSinks)

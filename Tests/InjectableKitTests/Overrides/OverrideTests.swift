@@ -238,7 +238,11 @@ struct OverridePrecedenceTests {
             } operation: {
                 let holder = Injections.container.resolve(\.rankedHolder)
                 #expect(holder.ranked.origin == "inner type")
-                outer?.register(\.rankedPlain) { RankedValue(origin: "outer key") }
+                Injections.withOverrides(outer) {
+                    Injections.container.register(\.rankedPlain) {
+                        RankedValue(origin: "outer key")
+                    }
+                }
                 let rebuilt = Injections.container.resolve(\.rankedHolder)
                 #expect(rebuilt !== holder)
                 #expect(rebuilt.ranked.origin == "outer key")
@@ -272,7 +276,11 @@ struct OverridePrecedenceTests {
                 $0.register(\.rankedPlain) { RankedValue(origin: "inner key") }
             } operation: {
                 let holder = Injections.container.resolve(\.rankedHolder)
-                outer?.register { RankedValue(origin: "outer type") as any Ranked }
+                Injections.withOverrides(outer) {
+                    Injections.container.register {
+                        RankedValue(origin: "outer type") as any Ranked
+                    }
+                }
                 #expect(Injections.container.resolve(\.rankedHolder) === holder)
                 #expect(holder.ranked.origin == "inner key")
             }

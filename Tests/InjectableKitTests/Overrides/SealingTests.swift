@@ -58,15 +58,14 @@ import Testing
         #expect(message.contains("withOverrides refused"))
     }
 
-    @Test func aLayerCapturedBeforeSealingTakesNoOverrideAfterIt() async {
+    @Test func aLayerMadeBeforeSealingTakesNoOverrideAfterIt() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {
-            let captured = Injections.withOverrides { _ in
+            Injections.withOverrides { _ in
             } operation: {
-                Injections.currentOverrides
+                Injections.container.seal()
+                Injections.container.register(\.firstGreeting) { MockGreeting() }
             }
-            Injections.container.seal()
-            captured?.register(\.firstGreeting) { MockGreeting() }
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("is sealed"))

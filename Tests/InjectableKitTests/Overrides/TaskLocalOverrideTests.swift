@@ -22,6 +22,36 @@ extension Injections {
         #expect(Injections.container.resolve(\.layeredGreeting).text == "live")
     }
 
+    @Test func theConfigureClosureRunsInTheNewLayerNotTheEnclosingOne() {
+        Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting("outer") }
+        } operation: {
+            let inner = Injections.withOverrides { _ in
+                // The container itself, not only the value passed, registers in the new layer.
+                Injections.container.register(\.layeredGreeting) { MockGreeting("inner") }
+            } operation: {
+                Injections.container.resolve(\.layeredGreeting).text
+            }
+            #expect(inner == "inner")
+            #expect(Injections.container.resolve(\.layeredGreeting).text == "outer")
+        }
+        #expect(Injections.container.resolve(\.layeredGreeting).text == "live")
+    }
+
+    @Test func aResolutionInTheConfigureClosureResolvesInTheNewLayer() {
+        var configured: (greeting: String, cached: Service)?
+        let cached = Injections.withOverrides {
+            $0.register(\.layeredGreeting) { MockGreeting("configured") }
+            configured = ($0.resolve(\.layeredGreeting).text, $0.resolve(\.layeredCached))
+        } operation: {
+            Injections.container.resolve(\.layeredCached)
+        }
+        #expect(configured?.greeting == "configured")
+        // Built in the layer's caches: the operation finds it there, and nothing outside does.
+        #expect(configured?.cached === cached)
+        #expect(Injections.container.resolve(\.layeredCached) !== cached)
+    }
+
     @Test func nestedResolutionsAndWrappersSeeTheOverrides() {
         final class Owner {
             @Injectable(\.layeredConsumer) var consumer

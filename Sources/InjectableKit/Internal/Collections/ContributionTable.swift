@@ -1,5 +1,5 @@
 /// Every contribution made to a collection key, and whether each collection has been
-/// resolved: the global state behind `Injections.contribute(_:to:)` and
+/// resolved: the global state behind `Injections.contribute(_:to:)`, `removeContribution` and
 /// `Injections.contributions(to:)`.
 ///
 /// Contributions are made by the ``AutoRegistering`` hook only, so they are the same in every
@@ -59,21 +59,42 @@ final class ContributionTable: @unchecked Sendable {
         _ = old  // released here, after the lock
     }
 
-    /// Adds `contribution` to `collection`, in the running hook's table (`inHook`) or, from a
-    /// main-actor contributor, in the live one, unless the collection was resolved already.
+    /// Why `apply(_:to:inHook:)` refused an edit.
+    enum Refusal: Equatable {
+        /// The collection was resolved already, by this name: that resolution missed the edit.
+        case resolved(String)
+        /// A removal named no contribution of the collection.
+        case notContributed
+    }
+
+    /// Makes `edit` to `collection`'s contributions, in the running hook's table (`inHook`) or,
+    /// from a main-actor contributor, in the live one, unless the collection was resolved
+    /// already.
     ///
-    /// - Returns: `nil` once added; otherwise the collection's name.
-    func add(_ contribution: Contribution, to collection: AnyKeyPath, inHook: Bool) -> String? {
+    /// - Returns: `nil` once made; otherwise why not.
+    func apply(_ edit: CollectionEdit, to collection: AnyKeyPath, inHook: Bool) -> Refusal? {
         lock.withLock {
             if inHook {
-                if let resolvedBy = staged?[collection].resolvedBy { return resolvedBy }
-                staged?[collection].contributions.append(contribution)
-            } else {
-                if let resolvedBy = live[collection].resolvedBy { return resolvedBy }
-                live[collection].contributions.append(contribution)
+                guard staged != nil else { return nil }
+                return Self.apply(edit, to: &staged![collection])
             }
-            return nil
+            return Self.apply(edit, to: &live[collection])
         }
+    }
+
+    private static func apply(_ edit: CollectionEdit, to record: inout Record) -> Refusal? {
+        if let resolvedBy = record.resolvedBy { return .resolved(resolvedBy) }
+        let count = record.contributions.count
+        switch edit {
+        case .add(let contribution):
+            record.contributions.append(contribution)
+            return nil
+        case .removeElement(let element):
+            record.contributions.removeAll { $0.element == element }
+        case .removeKey(let key):
+            record.contributions.removeAll { $0.dictionaryKey == key }
+        }
+        return record.contributions.count < count ? nil : .notContributed
     }
 
     /// Keeps `contributor` to run on the main thread once the hook's run has ended.
