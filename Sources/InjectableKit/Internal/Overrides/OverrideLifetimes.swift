@@ -105,11 +105,19 @@ enum OverrideLifetimes {
     /// Called by every scope helper (and `liveOnly`, `contributions(to:)`, helpers that keep
     /// nothing) handed `probeToken`: reports the placement and ends the probe's thread there.
     static func reached(_ placement: Placement?) {
+        guard report(placement) else { return }
+        ik_end_thread()
+    }
+
+    /// Hands `placement` to this thread's probe, if it runs one. Out of line, so that no
+    /// reference it takes is still held when the thread ends.
+    @inline(never)
+    private static func report(_ placement: Placement?) -> Bool {
         let thread = ThreadState.current
-        guard let probe = thread.probe else { return }
+        guard let probe = thread.probe else { return false }
         probe.placement = placement
         thread.probe = nil
-        ik_end_thread()
+        return true
     }
 
     private static func warn(_ message: String) {
