@@ -1,11 +1,8 @@
 import Foundation
 
 /// Who is building an entry's instance, and how the others wait for it: the entry's
-/// construction state machine (the table in `Internal/README.md`, "Entry").
-///
-/// Every transition is a method that returns what to do once `Core.shared.builds.lock` is let go
-/// of; the caller carries it out. Waiting happens on the entry's own condition, made by its first
-/// waiter, so a finished build wakes only the threads waiting for that entry.
+/// construction state machine (`Internal/README.md`, "Entry"). Each transition returns what to
+/// do once `Core.shared.builds.lock` is let go of.
 struct Construction {
     enum Phase {
         /// Nobody builds: a thread that finds no instance may claim the build.

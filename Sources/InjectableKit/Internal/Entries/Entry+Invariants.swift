@@ -6,16 +6,9 @@ extension Entry {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             Core.shared.builds.lock.lock()
             defer { Core.shared.builds.lock.unlock() }
-            switch construction.phase {
-            case .building(let builder):
+            if case .building(let builder) = construction.phase {
                 // A builder runs its factory; it never waits for its own entry.
                 precondition(builder.waitingFor !== self, "a builder waits for its own entry")
-            case .retired:
-                // A retired entry is never built again, so no thread waits for it to be.
-                precondition(
-                    construction.builder == nil, "a retired entry has no builder")
-            case .idle:
-                break
             }
             if let builder = construction.builder, let waited = builder.waitingFor {
                 // A builder waits only for another entry that someone else builds.

@@ -36,7 +36,7 @@ final class ScopeStorage: @unchecked Sendable {
             let entry = make()
             entries[key] = entry
             if key.isForgettable { forgettableEntries += 1 }
-            checkInvariants(filing: entry)
+            checkInvariants()
             return entry
         }
     }
@@ -64,7 +64,7 @@ final class ScopeStorage: @unchecked Sendable {
         for waiters in wake { waiters.broadcast() }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
-        checkInvariants(filing: nil)
+        checkInvariants()
         return forgotten
     }
 

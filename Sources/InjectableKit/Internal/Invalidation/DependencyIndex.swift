@@ -1,16 +1,5 @@
 /// Which cached instances were built from which keys, types and entries, so that dropping one
-/// drops what was built from it: a cached `parent` built with `leaf` is rebuilt once `leaf` is
-/// overridden, or its scope reset, instead of keeping the stale child.
-///
-/// An edge is recorded when a build first asks for a dependency, before the dependency is
-/// looked up (see `Internal/README.md`): a change that the lookup does not see finds the edge,
-/// and clears the building entry, whose builder then builds again. Every resolution nested in a
-/// build takes the framed path (the fast path steps aside while any build is in
-/// progress). Outside builds this costs nothing; a build pays a lock and a hash per dependency.
-///
-/// Entries are named by their serial numbers, never by address: an entry can be freed and its
-/// address reused. An entry's edges go when it next starts a build (which records them anew)
-/// and when the entry itself goes.
+/// drops what was built from it. The rules: `Internal/README.md`, "Dependency edges".
 final class DependencyIndex: @unchecked Sendable {
     // @unchecked: every dictionary is guarded by `lock`.
 
@@ -189,13 +178,7 @@ final class DependencyIndex: @unchecked Sendable {
     /// override registry numbered `registry` decides them, and of everything built from those,
     /// at any depth.
     ///
-    /// The walk asks for what was built from an entry only after it has dropped that entry's
-    /// instance: a build that read the instance before the drop recorded its edge before that
-    /// read (see `Internal/README.md`), so the question finds it, and it is dropped in turn, even
-    /// if this walk dropped it before (a rebuild that started since may have read a level the
-    /// walk had not reached yet). An entry met again is skipped only if no build of it started
-    /// since this walk dropped it. The walk ends: the edges form no cycle (a cycle of builds
-    /// stops the process), so every entry is met at most once per path to it.
+    /// The walk's order and why it ends: `Internal/README.md`, edge rule 5.
     ///
     /// - Returns: What the dropped entries held, and the entries the walk loaded, for the caller
     ///   to release once it holds no lock (an entry's last reference may be the walk's, and

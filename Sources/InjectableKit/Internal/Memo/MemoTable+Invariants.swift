@@ -1,11 +1,11 @@
-/// The memo's invariants (`Internal/README.md`, "Key record and slot"), checked in debug builds
-/// and in builds made with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`.
+/// The memo's invariants (`Internal/README.md`, "Key record and slot"), checked in builds made
+/// with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`; free otherwise.
 extension MemoTable {
     /// Checks that every object of `record` has a slot saying what the record says. Call with
     /// `lock` locked.
     @inline(__always)
     func checkInvariants(_ record: KeyRecord) {
-        #if DEBUG || INJECTABLEKIT_INTERNAL_CHECKS
+        #if INJECTABLEKIT_INTERNAL_CHECKS
             let table = tables[tables.count - 1]
             for object in record.objects {
                 precondition(recordsByObject[ObjectIdentifier(object)] === record)

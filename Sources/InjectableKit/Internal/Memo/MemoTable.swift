@@ -1,26 +1,8 @@
 import CInjectableAtomics
 
 /// What resolution remembers about each key, read on the fast path of every resolution
-/// without a lock, a retain or a hash of the keypath.
-///
-/// A key is a keypath *value*; Swift hands the same key to different call sites as different
-/// objects (one per literal per LLVM module: per file in an optimised build, per module in any
-/// build). So the table has two levels (see `Internal/README.md`):
-/// - a record per key, found by the keypath's value (hashed, under `lock`, once per object):
-///   the generation at which no override applied to the key, and its entry word (the scope
-///   entry that holds its instance, or whether its getter is plain);
-/// - a slot per keypath object, found by the object's address without a lock: a copy of its
-///   record's generation and entry word. Remembering a key writes every slot of its record, so
-///   that every call site of the key takes the fast path from its own second resolution.
-///
-/// Slots are never removed and tables never shrink; a table that fills up is copied into one
-/// twice its size, and the old one is kept (readers may still be in it; its slots go stale,
-/// which sends those readers down the framed path). Every object that has a slot is kept alive,
-/// so that its address is never reused by another keypath while the slot exists.
-///
-/// Keypaths with arguments are made anew at each resolution, equal objects with new
-/// addresses, so the table is bounded: at most `keyLimit` objects for one key, and `limit` in
-/// all. An object past either bound resolves correctly on the framed path.
+/// without a lock, a retain or a hash of the keypath: a record per key value, a slot per
+/// keypath object (`Internal/README.md`, "Key record and slot").
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
     // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses

@@ -20,15 +20,9 @@ struct Overrides {
     }
 }
 
-/// The overrides that tests and previews register, checked before a keypath's own getter.
-///
-/// There is one global registry, and one task-local layer for each `Injections.withOverrides`
-/// scope in progress. A layer has its own overrides, checked before its parent's and the
-/// global ones, and its own scope caches, so that what a task resolves inside it is built for
-/// it alone.
-///
-/// Resolution reads the memo table's generation (an atomic) first, and takes the global lock
-/// and hashes a keypath only when some override exists and the keypath's memo slot is stale.
+/// The overrides that tests and previews register, checked before a keypath's own getter: the
+/// global registry, or a task-local `withOverrides` layer with overrides and scope caches of its
+/// own (`Internal/README.md`).
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
@@ -148,16 +142,8 @@ final class OverrideRegistry: @unchecked Sendable {
 
     /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
     /// one for its type; among overrides of one kind, the closest registry's wins.
-    ///
-    /// So the overrides that apply to a key form one order: the keys' from here down, then the
-    /// types' from here down. What the key would be without one of them (`replaced`, for the
-    /// factory of an override that resolves its own key) is the next one in that order: an
-    /// override of the key beneath it, or else one of its type, in the same registry too.
-    ///
-    /// One walk down the chain reads each registry's key and type override under one hold of
-    /// its lock, so that the answer is true of one state of each registry: never a type
-    /// override from a state that also had the key's, or nothing from two states that each had
-    /// one of them.
+    /// That order is what `replaced` follows; each registry is read under one hold of its lock
+    /// (`Internal/README.md`, "Frame" and edge rule 6).
     ///
     /// - Parameters:
     ///   - keyPath: The key resolved.

@@ -67,13 +67,9 @@ struct Frame {
     var isOutsideHelpers: Bool { helpersRunning == 0 }
 }
 
-/// An open frame, as the resolution's getter and its scope helpers see it: they report to it
-/// through these calls (and `ThreadState`'s read-noting, below, adds to `pending`).
-///
-/// A getter receives its frame's token in the `Injections` value it is handed
-/// (``ThreadState/frame(for:)``); a helper reports to the innermost resolution's frame
-/// (``ThreadState/innermostResolution``), which an override's factory, handed no `Injections`
-/// value, reaches too. Valid while the frame is open, on its own thread.
+/// An open frame, as the resolution's getter and its scope helpers see it, found by token or as
+/// the innermost resolution (`Internal/README.md`, "Frame"). Valid while the frame is open, on
+/// its own thread.
 struct FrameHandle {
     // NB: unmanaged: a handle lives inside the call that found it, on the thread whose state
     // it names, which the thread keeps for its lifetime; reads through a guaranteed reference

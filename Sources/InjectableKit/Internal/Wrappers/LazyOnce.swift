@@ -1,62 +1,9 @@
 import Foundation
 
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
-/// resolution per owner, whichever threads race to it, with no lock held while it runs (a
-/// resolution may touch the owner). The subclasses keep the value.
-///
-/// The state is one atomic word:
-///
-/// | state | word |
-/// | --- | --- |
-/// | unresolved | `unresolved` (0) |
-/// | resolving by thread T | the address of T's `ThreadState` |
-/// | resolving by T, waited for | that address, with the `waitedFor` bit |
-/// | resolved | `resolved` (1) |
-/// | replaced | `replaced` (4) |
-///
-/// Transitions, one method per event:
-/// - `begin`, a read on T: unresolved → resolving by T (compare-and-swap); T resolves. (The
-///   swap is inlined where the wrapper is read; a read that finds another state goes on in
-///   `settle`.)
-/// - `wait`, a read on U ≠ T: resolving by T → resolving by T, waited for (compare-and-swap,
-///   under `LazyOnce.condition`); U sleeps on the condition until the word is resolved.
-/// - `end`, T has stored the value: resolving by T, waited for or not → resolved (exchange);
-///   if it was waited for, T broadcasts under the condition.
-/// - A read on T while resolving by T would wait for itself: it stops the program, naming the
-///   key (`Failure.reentrantLazyRead`).
-/// - A read while resolved reads the value, and changes nothing.
-/// - `replace`, an assignment or a resolution again (`$wrapper.resolve()`), on thread R,
-///   with the new value in an immutable box: from unresolved, R swaps in "resolving by R" as
-///   a first read does (so it is the resolver), puts the box in `held` (letting go of the
-///   layer), and ends with replaced instead of resolved (waking waiters as `end` does); from
-///   resolved or replaced, R puts the box in `held` and stores replaced, holding
-///   `LazyOnce.replacementLock`; while resolving, it first waits as a read does. Reads while
-///   replaced take the lock to retain the box; the first value stays stored, unread, until the
-///   wrapper goes.
-///
-/// Invariants:
-/// 1. One resolution: only `begin`'s swap from unresolved makes a resolver, and nothing leads
-///    back to unresolved; nothing leaves replaced, and nothing enters it while resolving. (A)
-/// 2. After `init`, until resolved or replaced, only the resolver touches `held` (the layer,
-///    `takeLayer`), and only the resolver writes the subclass's value, before `end` publishes
-///    resolved (release); other threads read the value only after loading resolved (acquire),
-///    and nothing writes it after. (A: only the resolver ends, once; the value is stored
-///    once.) Once resolved or replaced, `held` (nil, or the replacing box) is touched only
-///    under `replacementLock`, which no code holds while it resolves, releases a value, or
-///    takes another lock; only a holder of that lock moves resolved or replaced on.
-/// 3. No lock is held while the key resolves. A waiter holds `LazyOnce.condition`
-///    from its last look at the word until it sleeps, and a resolver that finds the word
-///    waited for takes the condition to broadcast: no wake-up is lost.
-/// 4. While a thread holds the condition and the word says "resolving by T, waited for", T
-///    has not returned from `end` (which needs the condition): its `ThreadState` is alive,
-///    and its `waitingFor` and `waitingForLazy` can be read.
-/// 5. A reader on the resolving thread itself would wait for ever; so would a circle of
-///    threads, each waiting for an entry the next builds or a first read the next resolves (a
-///    dependency cycle spread over threads). The first stops at once. For the second, each
-///    waiter looks for a circle through itself before it sleeps, and again every
-///    `circleCheckInterval`, and stops the program naming the chain. (A thread that waits for
-///    an entry looks only through entries: when its wait closes the circle, the lazy waiter's
-///    next look finds it.)
+/// resolution per owner, with no lock held while it runs (a resolution may touch the owner).
+/// The subclasses keep the value. States, transitions and invariants: `Internal/README.md`,
+/// "A lazy wrapper's first read".
 @usableFromInline
 class LazyOnce: @unchecked Sendable {
     // @unchecked: `state` is atomic, `key` immutable, and `held` is touched only by the
@@ -318,7 +265,7 @@ class LazyOnce: @unchecked Sendable {
         return nil
     }
 
-    /// A state of the table above, for tests.
+    /// A state of the table in `Internal/README.md`, for tests.
     enum Phase: Equatable {
         case unresolved
         case resolving(onThisThread: Bool, waitedFor: Bool)
