@@ -11,7 +11,9 @@ extension Injections {
 /// around the change with `push()` and `pop()`, as Factory's XCTest suites do. Each test runs a
 /// probe case of its own and reads its run's failures; the key is this file's own.
 final class GlobalChangeXCTestTests: XCTestCase {
-    final class Probe: XCTestCase {}
+    final class Probe: XCTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
 
     func testAGlobalRegisterInAnXCTestCaseFailsIt() {
         let probe = Probe(name: "leaks") { _ in
@@ -51,7 +53,9 @@ extension XCTestCase {
 /// A `liveOnly` key reached without an override in an `InjectableTestCase` test fails that
 /// test, and the run goes on.
 final class LiveOnlyXCTestTests: XCTestCase {
-    final class Probe: InjectableTestCase {}
+    final class Probe: InjectableTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
 
     func testALiveOnlyKeyReachedWithoutAnOverrideFailsTheCase() {
         let probe = Probe(name: "liveOnly") { _ in
