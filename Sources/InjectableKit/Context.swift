@@ -128,13 +128,7 @@ extension Injections {
                         + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait "
                         + "(XCTest: in `registerOverrides(_:)` of its `InjectableTestCase`).")
                 + " Or give the registration a test alternative: when(.test) { ... } ?? ..."
-            // A verification reports it in its own report (see `Failure.stop`).
-            guard ThreadState.current.verification?.parksOnStop != true,
-                let reporter = TestHook.reporter,
-                reporter.reportLiveOnly(message)
-            else {
-                Failure.stop(message)
-            }
+            Failure.mistake(message)
         }
         return make()
     }

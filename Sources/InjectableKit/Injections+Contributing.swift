@@ -93,7 +93,8 @@ extension Injections {
             LayerEdits.edit(collection, with: .add(contribution), in: registry, call: call)
             return
         }
-        guard inHook || onMainActor else { CollectionFailure.outsideHook(call) }
+        // Either mistake, in a test, fails the test and the contribution is not made.
+        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call) }
         if let resolvedBy = ContributionTable.shared.add(
             contribution, to: collection, inHook: inHook)
         {
@@ -135,7 +136,7 @@ extension Injections {
         let call = "contributeOnMainActor { ... } at \(file):\(line)"
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
-        guard AutoRegistration.isRunningHook else { CollectionFailure.outsideHook(call) }
+        guard AutoRegistration.isRunningHook else { return CollectionFailure.outsideHook(call) }
         ContributionTable.shared.addMainActorContributor(contribute)
     }
 }

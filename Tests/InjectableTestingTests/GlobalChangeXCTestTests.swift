@@ -1,3 +1,4 @@
+import Foundation
 import InjectableKit
 import InjectableTesting
 import XCTest
@@ -50,11 +51,37 @@ extension XCTestCase {
     }
 }
 
-/// A `liveOnly` key reached without an override in an `InjectableTestCase` test fails that
-/// test, and the run goes on.
+/// A `liveOnly` key reached without an override, or another mistake the library can go on
+/// from, in an `InjectableTestCase` test or a plain `XCTestCase`, fails that test, and the run
+/// goes on.
 final class LiveOnlyXCTestTests: XCTestCase {
     final class Probe: InjectableTestCase {
         override var testRunClass: AnyClass? { QuietRun.self }
+    }
+
+    final class PlainProbe: XCTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
+
+    func testALiveOnlyKeyReachedInAPlainXCTestCaseFailsIt() {
+        let probe = PlainProbe(name: "plainLiveOnly") { _ in
+            _ = Injections.container.resolve(\.xctestLiveOnlyClock)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+    }
+
+    func testAKeypathThroughAKeyInAPlainXCTestCaseFailsItAndResolves() {
+        nonisolated(unsafe) var now: String?
+        let probe = PlainProbe(name: "throughAKey") { _ in
+            now = Injections.container.resolve(\.xctestLeakClock.now)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+        let failures = (probe.testRun as? QuietRun)?.failures ?? []
+        expectAfterProbe(
+            failures.first?.contains("keypath through a key") == true, "the failure names it")
+        expectAfterProbe(now == "live", "the keypath resolved")
     }
 
     func testALiveOnlyKeyReachedWithoutAnOverrideFailsTheCase() {
