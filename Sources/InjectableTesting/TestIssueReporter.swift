@@ -62,10 +62,12 @@ enum TestIssueReporter: _InjectableTestReporter {
         guard !usesGlobalContainer else { return }
         if Test.current == nil, isQuiet {
             // No Swift Testing test runs in a trait: an XCTest case's change, if one runs (XCTest
-            // runs its cases one at a time). Not undone by a `pop()`, it reaches every later
-            // case; between `push()` and `pop()` it is made on purpose. With no XCTest case
-            // running, `XCTFail` records nothing.
-            if !whilePushed { XCTFail(message) }
+            // runs its cases one at a time), at the test's line. Not undone by a `pop()`, it
+            // reaches every later case; between `push()` and `pop()` it is made on purpose.
+            XCTestCases.observe()
+            if !whilePushed, !XCTestCases.fail(message, fileID: fileID, line: line) {
+                XCTFail(message)  // a case that started before the observer was registered
+            }
             return
         }
         record(message, fileID: fileID, line: line)

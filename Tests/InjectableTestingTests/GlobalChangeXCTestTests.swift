@@ -17,12 +17,18 @@ final class GlobalChangeXCTestTests: XCTestCase {
     }
 
     func testAGlobalRegisterInAnXCTestCaseFailsIt() {
+        let line = #line + 2
         let probe = Probe(name: "leaks") { _ in
             Injections.container.register(\.xctestLeakClock) { FixedClock(now: "leak") }
             Injections.container.reset(\.xctestLeakClock)
         }
         probe.run()
         expectAfterProbe(probe.testRun?.failureCount == 2, "the probe's failures: 2")
+        // Each at the test's own call, not in the library.
+        let file = "InjectableTestingTests/GlobalChangeXCTestTests.swift"
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations == ["\(file):\(line)", "\(file):\(line + 1)"],
+            "the failures at the register and the reset")
     }
 
     func testChangesBetweenPushAndPopAreNotReported() {

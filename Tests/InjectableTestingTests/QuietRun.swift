@@ -5,6 +5,8 @@ import XCTest
 /// them, and a passing run prints none.
 final class QuietRun: XCTestCaseRun {
     private(set) var failures: [String] = []
+    /// Where each failure was recorded, as `file:line`.
+    private(set) var locations: [String] = []
 
     // `totalFailureCount`, and `InjectableTestCase`'s check of it, count the kept failures.
     override var failureCount: Int { failures.count }
@@ -12,6 +14,8 @@ final class QuietRun: XCTestCaseRun {
     #if canImport(Darwin)
         override func record(_ issue: XCTIssue) {
             failures.append(issue.compactDescription)
+            let location = issue.sourceCodeContext.location
+            locations.append("\(location?.fileURL.path ?? ""):\(location?.lineNumber ?? 0)")
         }
     #else
         override func recordFailure(
@@ -19,6 +23,7 @@ final class QuietRun: XCTestCaseRun {
             expected: Bool
         ) {
             failures.append(description)
+            locations.append("\(filePath ?? ""):\(lineNumber)")
         }
     #endif
 }
