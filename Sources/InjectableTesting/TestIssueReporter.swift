@@ -81,8 +81,10 @@ enum TestIssueReporter: _InjectableTestReporter {
     static func reportMistake(_ message: String) -> Bool {
         // The run goes on wherever the report lands: a test's issue, an XCTest case's failure,
         // or once the run's while tests run in the traits.
-        guard Test.current == nil else {
-            Issue.record(Comment(rawValue: message))
+        if let test = Test.current {
+            // The resolution's call site is not known here: at the test's own declaration, not
+            // in this file.
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
             return true
         }
         XCTestCases.observe()
