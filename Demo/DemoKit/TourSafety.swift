@@ -42,8 +42,11 @@ extension Tour {
 
     /// Runs `DemoTests`' leaking test in a child test process, and returns what it reported.
     private static func leakingTestReport() -> [String] {
+        // `swift run Demo` builds no tests: on a fresh clone, say how to see the report.
         guard let tests = besideThisProgram("InjectableKitPackageTests.xctest") else {
-            return ["(skipped: no test runner of this package beside this program)"]
+            return [
+                "(To see that report: `swift build --build-tests`, then `swift run Demo` again.)"
+            ]
         }
         let (output, status) = runChild(
             tests,

@@ -94,18 +94,21 @@ extension Injections {
     /// A test that needs the key registers an override, or the registration names a
     /// `when(.test)` alternative.
     ///
-    /// In a test process that links `InjectableTesting`, the failure is recorded as an issue of
-    /// the test that reached the key (or of the run, for work no test is known to own), and the
+    /// Outside tests, `liveOnly` changes nothing: the live value is built and returned. In a
+    /// test process that links `InjectableTesting`, the failure is recorded as an issue of the
+    /// test that reached the key (or of the run, for work no test is known to own), and the
     /// run goes on: the resolution then returns the live value, so the test runs to its end
     /// and reports everything else it finds. Keep a live value's initializer free of side
-    /// effects (connect on first use), and the failing test reaches nothing. Without
-    /// `InjectableTesting`, reaching the key stops the test process, as it stops a program
-    /// that is not under test.
+    /// effects (connect on first use), and the failing test reaches nothing.
+    ///
+    /// > Important: In a test process without `InjectableTesting`, which no test framework's
+    /// > failure reaches from here, reaching the key stops the process with the message.
     ///
     /// - Parameters:
     ///   - make: Builds the live value.
     ///   - function: The registration's name; leave the default.
-    /// - Returns: The live value, outside tests.
+    /// - Returns: The live value: outside tests, and in a test that reached it, once the
+    ///   failure is recorded.
     public func liveOnly<Value>(
         _ make: @autoclosure () -> Value, function: StaticString = #function
     ) -> Value {
@@ -125,13 +128,7 @@ extension Injections {
                         + "`$0.register(\\.\(function)) { ... }` in its `.injections` trait "
                         + "(XCTest: in `registerOverrides(_:)` of its `InjectableTestCase`).")
                 + " Or give the registration a test alternative: when(.test) { ... } ?? ..."
-            // A verification reports it in its own report (see `Failure.stop`).
-            guard ThreadState.current.verification?.parksOnStop != true,
-                let reporter = TestHook.reporter,
-                reporter.reportLiveOnly(message)
-            else {
-                Failure.stop(message)
-            }
+            Failure.mistake(message)
         }
         return make()
     }

@@ -35,16 +35,19 @@ public protocol _InjectableTestReporter: Sendable {
     static func reportGlobalChange(
         _ message: String, fileID: String, line: Int, whilePushed: Bool)
 
-    /// A `liveOnly` value reached in a test process without an override.
+    /// A mistake made in a test process that the library can go on from: a `liveOnly` value
+    /// reached without an override, a keypath through a key, a contribution after its
+    /// collection's first resolution or outside the registration hook.
     ///
     /// ```swift
     /// var api: any APIClient { shared(liveOnly(LiveAPIClient())) }
+    /// _ = Injections.container.resolve(\.date.now)   // a keypath through a key
     /// ```
     ///
-    /// - Parameter message: The key, the override to add, and where the resolution ran.
-    /// - Returns: Whether the report was recorded as a test issue, so the test fails and the
-    ///   run goes on; `false` stops the process, as outside tests.
-    static func reportLiveOnly(_ message: String) -> Bool
+    /// - Parameter message: What happened, the key, and the fix.
+    /// - Returns: Whether the report was recorded as a failure of a test, so the run goes on;
+    ///   `false` stops the process, as outside tests.
+    static func reportMistake(_ message: String) -> Bool
 
     /// A resolution made outside any layer, of a key that a running test overrides in its
     /// layer: work that left the test's task, which got the live value.

@@ -150,7 +150,8 @@ extension Injections {
             LayerEdits.edit(collection, with: edit, in: registry, call: call)
             return
         }
-        guard inHook || onMainActor else { CollectionFailure.outsideHook(call) }
+        // Either mistake, in a test, fails the test and the edit is not made.
+        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call) }
         switch ContributionTable.shared.apply(edit, to: collection, inHook: inHook) {
         case nil: break
         case .resolved(let resolvedBy):
@@ -193,7 +194,7 @@ extension Injections {
         let call = "contributeOnMainActor { ... } at \(file):\(line)"
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
-        guard AutoRegistration.isRunningHook else { CollectionFailure.outsideHook(call) }
+        guard AutoRegistration.isRunningHook else { return CollectionFailure.outsideHook(call) }
         ContributionTable.shared.addMainActorContributor(contribute)
     }
 }

@@ -45,6 +45,7 @@ open class InjectableTestCase: XCTestCase {
     /// served nothing (see ``reportsUnusedOverrides``).
     override open func invokeTest() {
         TestIssueReporter._install()
+        XCTestCases.observe()
         let layer = Injections.makeOverrides { registerOverrides($0) }
         TestIssueReporter.xctestCase {
             Injections._withTestOverrides(layer) {

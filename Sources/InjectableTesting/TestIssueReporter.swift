@@ -62,10 +62,12 @@ enum TestIssueReporter: _InjectableTestReporter {
         guard !usesGlobalContainer else { return }
         if Test.current == nil, isQuiet {
             // No Swift Testing test runs in a trait: an XCTest case's change, if one runs (XCTest
-            // runs its cases one at a time). Not undone by a `pop()`, it reaches every later
-            // case; between `push()` and `pop()` it is made on purpose. With no XCTest case
-            // running, `XCTFail` records nothing.
-            if !whilePushed { XCTFail(message) }
+            // runs its cases one at a time), at the test's line. Not undone by a `pop()`, it
+            // reaches every later case; between `push()` and `pop()` it is made on purpose.
+            XCTestCases.observe()
+            if !whilePushed, !XCTestCases.fail(message, fileID: fileID, line: line) {
+                XCTFail(message)  // a case that started before the observer was registered
+            }
             return
         }
         record(message, fileID: fileID, line: line)
@@ -76,22 +78,25 @@ enum TestIssueReporter: _InjectableTestReporter {
         lock.locked { state.layeredTests == 0 && state.globalTests == 0 }
     }
 
-    static func reportLiveOnly(_ message: String) -> Bool {
-        // The run goes on wherever the report lands: a test's issue, an `InjectableTestCase`'s
-        // failure, or once the run's while tests run in the traits.
-        guard Test.current == nil else {
-            Issue.record(Comment(rawValue: message))
+    static func reportMistake(_ message: String) -> Bool {
+        // The run goes on wherever the report lands: a test's issue, an XCTest case's failure,
+        // or once the run's while tests run in the traits.
+        if let test = Test.current {
+            // The resolution's call site is not known here: at the test's own declaration, not
+            // in this file.
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
             return true
         }
+        XCTestCases.observe()
         let (xctestCases, traitTests) = lock.locked {
             (state.xctestCases, state.layeredTests + state.globalTests + state.sinks.count)
         }
-        if xctestCases > 0 {
+        if xctestCases > 0 || XCTestCases.running > 0 {
             XCTFail(message)
             return true
         }
-        // No test known to record it (a plain `XCTestCase`, or work outside every test):
-        // stopping is the one report that cannot pass unseen.
+        // No test known to record it (work outside every test): stopping is the one report
+        // that cannot pass unseen.
         guard traitTests > 0 else { return false }
         let (report, sinks) = lock.locked {
             (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
@@ -176,12 +181,18 @@ enum TestIssueReporter: _InjectableTestReporter {
 }
 
 // NB: a loaded image runs the initializers in this section before `main` (a test bundle, before
-// its tests), so that a plain test's global change or `liveOnly` key is reported before any of
-// this library's API runs. Elsewhere, its entry points install the reporter as they run.
+// its tests), so that a plain test's global change or mistake is reported before any of this
+// library's API runs. Elsewhere, its entry points install the reporter as they run.
 #if compiler(>=6.3) && canImport(Darwin)
     @section("__DATA,__mod_init_func,mod_init_funcs")
-    @used private let installAtLoad: @convention(c) () -> Void = { TestIssueReporter._install() }
+    @used private let installAtLoad: @convention(c) () -> Void = {
+        TestIssueReporter._install()
+        XCTestCases.observe()
+    }
 #elseif compiler(>=6.3) && (os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD))
     @section(".init_array")
-    @used private let installAtLoad: @convention(c) () -> Void = { TestIssueReporter._install() }
+    @used private let installAtLoad: @convention(c) () -> Void = {
+        TestIssueReporter._install()
+        XCTestCases.observe()
+    }
 #endif

@@ -1,3 +1,4 @@
+import Foundation
 import InjectableKit
 import InjectableTesting
 import XCTest
@@ -11,15 +12,23 @@ extension Injections {
 /// around the change with `push()` and `pop()`, as Factory's XCTest suites do. Each test runs a
 /// probe case of its own and reads its run's failures; the key is this file's own.
 final class GlobalChangeXCTestTests: XCTestCase {
-    final class Probe: XCTestCase {}
+    final class Probe: XCTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
 
     func testAGlobalRegisterInAnXCTestCaseFailsIt() {
+        let line = #line + 2
         let probe = Probe(name: "leaks") { _ in
             Injections.container.register(\.xctestLeakClock) { FixedClock(now: "leak") }
             Injections.container.reset(\.xctestLeakClock)
         }
         probe.run()
         expectAfterProbe(probe.testRun?.failureCount == 2, "the probe's failures: 2")
+        // Each at the test's own call, not in the library.
+        let file = "InjectableTestingTests/GlobalChangeXCTestTests.swift"
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations == ["\(file):\(line)", "\(file):\(line + 1)"],
+            "the failures at the register and the reset")
     }
 
     func testChangesBetweenPushAndPopAreNotReported() {
@@ -48,10 +57,38 @@ extension XCTestCase {
     }
 }
 
-/// A `liveOnly` key reached without an override in an `InjectableTestCase` test fails that
-/// test, and the run goes on.
+/// A `liveOnly` key reached without an override, or another mistake the library can go on
+/// from, in an `InjectableTestCase` test or a plain `XCTestCase`, fails that test, and the run
+/// goes on.
 final class LiveOnlyXCTestTests: XCTestCase {
-    final class Probe: InjectableTestCase {}
+    final class Probe: InjectableTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
+
+    final class PlainProbe: XCTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
+    }
+
+    func testALiveOnlyKeyReachedInAPlainXCTestCaseFailsIt() {
+        let probe = PlainProbe(name: "plainLiveOnly") { _ in
+            _ = Injections.container.resolve(\.xctestLiveOnlyClock)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+    }
+
+    func testAKeypathThroughAKeyInAPlainXCTestCaseFailsItAndResolves() {
+        nonisolated(unsafe) var now: String?
+        let probe = PlainProbe(name: "throughAKey") { _ in
+            now = Injections.container.resolve(\.xctestLeakClock.now)
+        }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+        let failures = (probe.testRun as? QuietRun)?.failures ?? []
+        expectAfterProbe(
+            failures.first?.contains("keypath through a key") == true, "the failure names it")
+        expectAfterProbe(now == "live", "the keypath resolved")
+    }
 
     func testALiveOnlyKeyReachedWithoutAnOverrideFailsTheCase() {
         let probe = Probe(name: "liveOnly") { _ in

@@ -35,12 +35,14 @@ final class InjectableTestCaseTests: InjectableTestCase {
 /// Runs an `InjectableTestCase` of its own, and reads its run's failures.
 final class UnusedOverrideTestCaseTests: XCTestCase {
     final class Probe: InjectableTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
         override func registerOverrides(_ injections: Injections) {
             injections.register { ConcreteClock() }
         }
     }
 
     final class QuietProbe: InjectableTestCase {
+        override var testRunClass: AnyClass? { QuietRun.self }
         override var reportsUnusedOverrides: Bool { false }
         override func registerOverrides(_ injections: Injections) {
             injections.register { ConcreteClock() }

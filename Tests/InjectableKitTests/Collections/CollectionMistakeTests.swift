@@ -3,7 +3,9 @@ import InjectableKit
 import TestSupport
 import Testing
 
-/// Each mistake stops the process, so each case runs in a child process (an exit test).
+/// Each mistake stops the process where no test is known to record it, as outside tests: each
+/// such case runs in a child process (an exit test), whose body no test owns. A misplaced
+/// contribution made in a test fails that test instead, and the run goes on.
 @Suite struct CollectionMistakeTests {
     /// The message a child process printed before it stopped.
     private static func message(_ result: ExitTest.Result?) -> String {
@@ -20,6 +22,34 @@ import Testing
         #expect(message.contains("came after \\.lateSinks was first resolved"))
         #expect(message.contains("CollectionFixtures.swift:"))
         #expect(message.contains("registerAllServices()"))
+    }
+
+    @Test func aContributionOutsideTheHookInATestFailsItAndIsIgnored() {
+        withKnownIssue {
+            Injections.container.contribute(\.recordingSink, to: \.sinks)
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("was made outside AutoRegistering's registerAllServices()")
+                    && $0.rawValue.contains("CollectionMistakeTests.swift:")
+            }
+        }
+        #expect(Injections.container.resolve(\.sinks).names == ["console", "file"])
+    }
+
+    @Test func aMainActorContributorOutsideTheHookInATestFailsItAndIsIgnored() {
+        withKnownIssue {
+            Injections.container.contributeOnMainActor {
+                $0.contribute(\.recordingSink, to: \.sinks)
+            }
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains(
+                    "contributeOnMainActor { ... } at InjectableKitTests/CollectionMistakeTests.swift:"
+                )
+                    && $0.rawValue.contains("was made outside")
+            }
+        }
+        #expect(Injections.container.resolve(\.sinks).names == ["console", "file"])
     }
 
     @Test func aContributionAfterSealingIsRefused() async {
@@ -115,5 +145,29 @@ import Testing
             }
         }
         #expect(Self.message(result).contains("found nothing to remove"))
+    }
+}
+
+extension GlobalContainerTests {
+    /// Runs the test module's hook again (a global `reset()`), which a late contribution needs.
+    @Suite struct LateContributionTests {
+        @Test func aContributionAfterTheCollectionsFirstResolutionFailsTheTestAndIsIgnored() {
+            CollectionProbe.resolveBeforeContributing.store(true, ordering: .relaxed)
+            Injections.container.reset()  // the next resolution runs the hook again
+            defer {
+                CollectionProbe.resolveBeforeContributing.store(false, ordering: .relaxed)
+                Injections.container.reset()
+            }
+            withKnownIssue {
+                _ = Injections.container.resolve(\.sinks)  // runs the hook
+            } matching: { issue in
+                issue.comments.contains {
+                    $0.rawValue.contains("came after \\.lateSinks was first resolved")
+                        && $0.rawValue.contains("CollectionFixtures.swift:")
+                }
+            }
+            #expect(Injections.container.resolve(\.lateSinks).isEmpty)
+            #expect(Injections.container.resolve(\.sinks).names == ["console", "file"])
+        }
     }
 }

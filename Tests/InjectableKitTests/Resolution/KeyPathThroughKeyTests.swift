@@ -14,9 +14,10 @@ extension Injections {
     }
 }
 
-/// A keypath through a key (`\.clockClient.zone`) would skip the key's overrides: it stops,
-/// naming the fix. Each stopping case runs in a child process (an exit test), so that the
-/// override it registers (global, or in a layer) stays there.
+/// A keypath through a key (`\.clockClient.zone`) would skip the key's overrides: in a test it
+/// fails the test, naming the fix, and resolves as Swift applies the keypath; where no test is
+/// known to record it, as outside tests, it stops. Each stopping case runs in a child process
+/// (an exit test, whose body no test owns), so that the override it registers stays there.
 @Suite struct KeyPathThroughKeyTests {
     @Test func resolvingAKeypathThroughAnOverriddenKeyStopsNamingTheFix() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
@@ -46,6 +47,48 @@ extension Injections {
         await #expect(processExitsWith: .failure) {
             _ = Injections.container.resolve(\.[clockFor: "UTC"].zone)
         }
+    }
+
+    @Test func aKeypathThroughAKeyFailsTheTestAndResolvesAsSwiftAppliesIt() {
+        Injections.withOverrides {
+            $0.register(\.clockClient) { ClockClient(now: { 2 }, zone: "mock") }
+        } operation: {
+            // Twice: nothing is remembered, so each resolution fails the test again.
+            for _ in 0..<2 {
+                var zone: String?
+                withKnownIssue {
+                    zone = Injections.container.resolve(\.clockClient.zone)
+                } matching: {
+                    Self.namesTheFix($0)
+                }
+                // The key's getter, past its override: what the keypath itself gives.
+                #expect(zone == "live")
+            }
+        }
+    }
+
+    @Test func aWrapperOfAKeypathThroughAKeyFailsTheTestAtItsFirstRead() {
+        struct Owner {
+            @LazyInjectable(\.[clockFor: "UTC"].zone) var zone
+        }
+        let owner = Owner()
+        var zone: String?
+        withKnownIssue {
+            zone = owner.zone
+        } matching: {
+            Self.namesTheFix($0)
+        }
+        #expect(zone == "UTC")
+    }
+
+    /// Whether the issue names the fix, and is located in this file (at the test), not in the
+    /// test library.
+    private static func namesTheFix(_ issue: Issue) -> Bool {
+        issue.sourceLocation?.fileID.hasSuffix("/KeyPathThroughKeyTests.swift") == true
+            && issue.comments.contains {
+                $0.rawValue.contains("keypath through a key")
+                    && $0.rawValue.contains("resolve(\\.date).now")
+            }
     }
 
     @Test func theKeyItselfResolvesItsOverride() {

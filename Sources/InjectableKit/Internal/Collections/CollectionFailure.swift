@@ -1,6 +1,7 @@
 /// The mistakes made with collection keys, each stopping the process with a message that
 /// names the keys, where the contributions were made, and the fix (through `Failure.stop`, so
-/// that `Injections.verify` reports them).
+/// that `Injections.verify` reports them). A misplaced contribution fails its test instead, in
+/// a test process (`Failure.mistake`), and the contribution is ignored.
 enum CollectionFailure {
     static let hook =
         "AutoRegistering's registerAllServices() (extension Injections: AutoRegistering)"
@@ -36,15 +37,15 @@ enum CollectionFailure {
                 + "calls every module's contribution function.")
     }
 
-    static func afterResolution(_ call: String, resolvedBy collection: String) -> Never {
-        Failure.stop(
+    static func afterResolution(_ call: String, resolvedBy collection: String) {
+        Failure.mistake(
             "InjectableKit: \(call) came after \(collection) was first resolved, which missed it. "
                 + "Make every contribution in \(hook), before anything resolves the collection "
                 + "(the hook itself too).")
     }
 
-    static func outsideHook(_ call: String) -> Never {
-        Failure.stop(
+    static func outsideHook(_ call: String) {
+        Failure.mistake(
             "InjectableKit: \(call) was made outside \(hook). Contributions are made there, so "
                 + "that the app and its tests see every collection complete before its first "
                 + "resolution: call each module's contribution function from the hook. A test "

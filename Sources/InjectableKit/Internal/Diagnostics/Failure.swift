@@ -2,7 +2,8 @@
 /// registrations' graph: each stops the process with a message that names the chain of keys.
 ///
 /// These end in `fatalError`, whose message survives release builds (`precondition`'s does
-/// not), except on a verification thread (see `stop`).
+/// not), except on a verification thread (see `stop`), and except the mistakes a test can make
+/// and the library can go on from, which fail that test instead (see `mistake`).
 enum Failure {
     static let advice =
         "Break the cycle: inject one side lazily (@LazyInjectable, @WeakLazyInjectable) or "
@@ -193,10 +194,11 @@ enum Failure {
     }
 
     /// A keypath reaching through a key to a property of its value (`\.date.now`) was
-    /// resolved: it would run the key's getter past its overrides (see `KeyPathShape`).
-    static func keyPathThroughAKey(of type: Any.Type, caller: StaticString?) -> Never {
+    /// resolved: it would run the key's getter past its overrides (see `KeyPathShape`). Returns
+    /// in a test process, where the test fails; the value exists, so the resolution goes on.
+    static func keyPathThroughAKey(of type: Any.Type, caller: StaticString?) {
         let site = caller.map { " (in \($0))" } ?? ""
-        stop(
+        mistake(
             "InjectableKit: a keypath through a key was resolved\(site): a keypath of several "
                 + "components, such as \\.date.now, of type \(typeName(type, qualified: false)), "
                 + "runs the first key's getter directly, so that key's overrides, scope and "
@@ -209,6 +211,16 @@ enum Failure {
         stop(
             "InjectableKit: \(attempt) refused: the container is sealed "
                 + "(Injections.container.seal()), so no dependency can be swapped.")
+    }
+
+    /// A mistake a test can make and the library can go on from: in a test process whose test
+    /// library is installed, a failure of the test that made it (or of the run, for work no
+    /// test is known to own), and the caller goes on; anywhere else, and on a verification
+    /// thread (which reports it in its own report), it stops as ``stop(_:cycle:)`` does.
+    static func mistake(_ message: String) {
+        guard ThreadState.current.verification?.parksOnStop != true,
+            let reporter = TestHook.reporter, reporter.reportMistake(message)
+        else { stop(message) }
     }
 
     /// Stops the process with `message`, after reporting a cycle's chain to the trace. On a

@@ -4,7 +4,7 @@
 /// A keypath of several components runs the first key's getter directly, past the resolver:
 /// no override of the key, scope or diagnostics would see it. Swift offers no way to take a
 /// keypath apart, so such a resolution cannot be routed through its first key; it stops,
-/// naming the fix (`resolve(\.date).now`).
+/// naming the fix (`resolve(\.date).now`), or, in a test, fails the test (`Failure.mistake`).
 ///
 /// The answer comes from the keypath object's buffer header, which the standard library marks
 /// when the keypath has one component (`_SwiftKeyPathBufferHeader_IsSingleComponentFlag`). A

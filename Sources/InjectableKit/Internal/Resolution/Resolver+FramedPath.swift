@@ -65,6 +65,8 @@ extension Resolver {
             }
             if KeyPathShape.hasSeveralComponents(keyPath) {
                 Failure.keyPathThroughAKey(of: Value.self, caller: caller)
+                return resolveThroughAKey(
+                    keyPath, in: registry, token: token, caller: caller, apply: apply)
             }
             AutoRegistration.ensure()
             if let override = overrideRecordingDependency(keyPath, in: registry) {
@@ -103,6 +105,24 @@ extension Resolver {
         if case .unknown = lookup {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
+        return value
+    }
+
+    /// Resolves a keypath through a key (`\.date.now`) once its test has failed for it: the
+    /// keypath applied as Swift applies it, so the first key's getter runs past its overrides,
+    /// in a frame of its own (its helpers are not the caller's). Nothing is learned or
+    /// remembered, so every resolution of it fails its test again.
+    @inline(never)
+    private static func resolveThroughAKey<Value>(
+        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry, token: UInt64,
+        caller: StaticString?, apply: (_ token: UInt64) -> Value
+    ) -> Value {
+        let thread = ThreadState.current
+        let frameToken = enter(
+            keyPath, of: Value.self, in: registry.isLayer ? registry : nil, token: token,
+            caller: caller, on: thread)
+        let value = apply(frameToken)
+        leave(on: thread)
         return value
     }
 

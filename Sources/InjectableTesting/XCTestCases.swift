@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+
+/// The XCTest cases running, whatever their class, so that a mistake made in a plain
+/// `XCTestCase` fails it (XCTest runs one case at a time; a case may run another inside it)
+/// instead of stopping the run, and a report with a known call site lands on that line.
+final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
+    // @unchecked: `cases` is guarded by `lock`.
+    private let lock = NSLock()
+    private var cases: [XCTestCase] = []
+
+    private static let shared = XCTestCases()
+
+    /// Registered once, before the first test where the platform runs initializers at load
+    /// (`installAtLoad`), else at this library's first use.
+    private static let registered: Void = XCTestObservationCenter.shared.addTestObserver(shared)
+
+    static func observe() { registered }
+
+    /// The XCTest cases running now.
+    static var running: Int { shared.lock.locked { shared.cases.count } }
+
+    /// Records `message` as a failure of the innermost case running, at `fileID`:`line` (the
+    /// test's own call), rather than at this library's call to `XCTFail`.
+    ///
+    /// - Returns: Whether a case was running to record it.
+    static func fail(_ message: String, fileID: String, line: Int) -> Bool {
+        guard let testCase = shared.lock.locked({ shared.cases.last }) else { return false }
+        #if canImport(Darwin)
+            let location = XCTSourceCodeLocation(filePath: fileID, lineNumber: line)
+            testCase.record(
+                XCTIssue(
+                    type: .assertionFailure, compactDescription: message,
+                    sourceCodeContext: XCTSourceCodeContext(location: location)))
+        #else
+            testCase.recordFailure(
+                withDescription: message, inFile: fileID, atLine: line, expected: true)
+        #endif
+        return true
+    }
+
+    func testCaseWillStart(_ testCase: XCTestCase) { lock.locked { cases.append(testCase) } }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        lock.locked {
+            if let index = cases.lastIndex(where: { $0 === testCase }) { cases.remove(at: index) }
+        }
+    }
+}
