@@ -48,14 +48,6 @@ struct EntryKey: Hashable, @unchecked Sendable {
         return nil
     }
 
-    /// Whether the entry holds one argument value's instance of a subscript key.
-    var isPerArgument: Bool {
-        switch registration {
-        case .argument, .override(_, _?): true
-        case .site, .owner, .override: false
-        }
-    }
-
     /// The override whose factory called the helper, if one did.
     var override: AnyOverride? {
         if case .override(let override, _) = registration { return override }

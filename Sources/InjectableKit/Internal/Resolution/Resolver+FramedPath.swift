@@ -38,15 +38,9 @@ extension Resolver {
             if let override = box._withUnsafeGuaranteedRef(\.current) {
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller, remembering: generation, apply: apply)
+                    in: nil, token: token, caller: caller, apply: apply)
             }
             lookup = .unknown  // a change emptied the box: look again
-        }
-        // A global override's entry that holds nothing now: the override is looked up again.
-        if case .entry(let entry, _) = lookup,
-            entry._withUnsafeGuaranteedRef({ $0.key.override }) != nil
-        {
-            lookup = .unknown
         }
         // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
@@ -72,16 +66,13 @@ extension Resolver {
             if let override = overrideRecordingDependency(keyPath, in: registry) {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
-                var remembered = false
                 if case .unknown = lookup, override.servedBy === Core.shared.overrides {
-                    remembered = true
                     Core.shared.memo.remember(
                         keyPath, override: override.override, generation: generation)
                 }
                 return resolve(
                     keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller, remembering: remembered ? generation : nil,
-                    apply: apply)
+                    token: token, caller: caller, apply: apply)
             }
         }
         let thread = ThreadState.current
@@ -198,18 +189,14 @@ extension Resolver {
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
         in layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
-        remembering generation: UInt64? = nil, apply: (_ token: UInt64) -> Value
+        apply: (_ token: UInt64) -> Value
     ) -> Value {
         let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
             override: override)
         let value = serve(keyPath, override, frameToken: frameToken, apply: apply)
-        let frame = exit(on: thread)
-        // A global override kept in its key's scope is read from its entry, as a live key is.
-        if let generation, let entry = entryRoute(of: frame, holding: value) {
-            Core.shared.memo.remember(keyPath, entry, generation: generation)
-        }
+        leave(on: thread)
         return value
     }
 
@@ -297,7 +284,7 @@ extension Resolver {
     /// The entry that served the frame's one helper, if it holds `value`: read from there next
     /// time. With its view, if the helper built another type (see `Entry.adoptView`).
     private static func entryRoute<Value>(of frame: Frame, holding value: Value) -> Route? {
-        guard frame.helperCount == 1, let entry = frame.helperEntry, !entry.key.isPerArgument,
+        guard frame.helperCount == 1, let entry = frame.helperEntry,
             entry.isHolding(value), entry.adoptView(Value.self)
         else { return nil }
         return .entry(
