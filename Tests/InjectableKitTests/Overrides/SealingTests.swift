@@ -31,7 +31,7 @@ import Testing
         #expect(!refusal.contains("0x"))
     }
 
-    @Test func aRefusedKeyNeverResolvedIsNamedByItsTypeAndTheCall() async {
+    @Test func aRefusedKeyNeverResolvedIsNamedAsWrittenWithTheCall() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {
             Injections.container.seal()
@@ -40,7 +40,7 @@ import Testing
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(
             message.contains(
-                "reset(<key of type any Greeting>) at InjectableKitTests/SealingTests.swift:"))
+                "reset(\\.firstGreeting) at InjectableKitTests/SealingTests.swift:"))
         // The message's own line (a backtrace may follow, full of addresses).
         let refusal = message.split(separator: "\n").first { $0.contains("refused") } ?? ""
         #expect(!refusal.contains("0x"))

@@ -74,8 +74,8 @@ extension Injections {
             _ = LazyCycleOwner.shared.weakItself
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        // A plain getter teaches no name: the key is named by its type.
-        #expect(message.contains("@WeakLazyInjectable(\\.<LazyCycleNode>) is read again"))
+        // A plain getter teaches no name: the key is named from its keypath.
+        #expect(message.contains(#"@WeakLazyInjectable(\.readsItsOwnWeakLazy) is read again"#))
     }
 
     @Test func lazyReadsWaitingForEachOtherOnTwoThreadsStopInsteadOfDeadlocking() async {

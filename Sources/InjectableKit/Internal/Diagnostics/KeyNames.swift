@@ -1,3 +1,5 @@
+import CInjectableAtomics
+
 /// The names of keys, as their registrations are written (`notesRepository`), learned from the
 /// resolutions that ran them, so that a message about a key can name it rather than print its
 /// keypath (which, outside Apple platforms, shows an address).
@@ -71,12 +73,16 @@ enum KeyNames {
         return name
     }
 
-    /// `\.name` from a keypath's own description, where the runtime can name the property it
-    /// reads: on Apple platforms, which print `\Injections.api`. Elsewhere the description
-    /// shows the getter's address (`\Injections.<computed 0x… (Value)>`), and this is `nil`.
-    static func printedName(_ description: String) -> String? {
-        // `\Injections.api`, or `\Module.Injections.api` where the type is printed qualified.
+    /// `\.name` from a keypath's own description. Apple platforms print the property it reads
+    /// (`\Injections.api`); elsewhere the description shows its getter's address
+    /// (`\Injections.<computed 0x… (Value)>`), and the name is the one the symbol table gives
+    /// that function (`key path getter for App.Injections.api : App.Injections`), if the binary
+    /// keeps its symbols. `nil` where neither names a key.
+    static func printedName(
+        _ description: String, symbolAt: (UInt) -> String? = functionName(at:)
+    ) -> String? {
         guard description.first == "\\" else { return nil }
+        // `\Injections.api`, or `\Module.Injections.api` where the type is printed qualified.
         let parts = description.dropFirst().split(
             separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         let name: Substring
@@ -87,13 +93,48 @@ enum KeyNames {
         } else {
             return nil
         }
+        // One component: `\.date.now` prints a second `.<computed …>`.
+        if name.hasPrefix("<computed 0x"), !name.contains(")>."),
+            let address = UInt(name.dropFirst(12).prefix { $0.isHexDigit }, radix: 16),
+            let function = symbolAt(address)
+        {
+            return propertyName(inSymbol: function)
+        }
         guard !name.isEmpty, !name.contains("<"), !name.contains(" ") else { return nil }
         return "\\.\(name)"
     }
 
+    /// `\.api` from a demangled getter's name: `key path getter for App.Injections.api :
+    /// App.Injections`, `App.Injections.api.getter : …`, or `….Injections.(api in _C798…) : …`
+    /// for a private key; `nil` for a subscript.
+    static func propertyName(inSymbol symbol: String) -> String? {
+        guard let type = symbol.indices.first(where: { symbol[$0...].hasPrefix("Injections.") })
+        else { return nil }
+        var member = symbol[type...].dropFirst("Injections.".count)
+        // A `private` or `fileprivate` key: `(api in _C798F339…)`.
+        let isPrivate = member.first == "("
+        if isPrivate { member = member.dropFirst() }
+        let name = member.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        let rest = member.dropFirst(name.count)
+        guard !name.isEmpty, name != "subscript",
+            isPrivate ? rest.hasPrefix(" in ") : rest.first == " " || rest.first == "."
+        else { return nil }
+        return "\\.\(name)"
+    }
+
+    /// The demangled name of the function at `address`, from its binary's symbol table.
+    private static func functionName(at address: UInt) -> String? {
+        guard let function = UnsafeRawPointer(bitPattern: address) else { return nil }
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard ik_function_name(function, &buffer, buffer.count) == 1 else { return nil }
+        return String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else
     /// `<key of type Value>`, to be followed by where the call that names it was made.
-    static func describe<Value>(_ keyPath: KeyPath<Injections, Value>) -> String {
-        name(of: keyPath) ?? "<key of type \(typeName(Value.self, qualified: false))>"
+    static func describe(_ keyPath: AnyKeyPath) -> String {
+        name(of: keyPath)
+            ?? "<key of type \(typeName(type(of: keyPath).valueType, qualified: false))>"
     }
 }

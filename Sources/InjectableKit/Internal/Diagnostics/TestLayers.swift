@@ -43,9 +43,7 @@ enum TestLayers {
             layer.chain.contains { $0.isLayer && $0.overrides(key: keyPath, type: type) }
         }
         guard overridden else { return }
-        let key =
-            KeyNames.name(of: keyPath)
-            ?? "<key of type \(typeName(Swift.type(of: keyPath).valueType, qualified: false))>"
+        let key = KeyNames.describe(keyPath)
         reporter.reportUnlayeredResolution(
             "InjectableKit: \(key) was resolved outside any layer while a running test "
                 + "overrides it in its own, so this resolution got the live value, not the "
@@ -53,6 +51,6 @@ enum TestLayers {
                 + "block, a thread, a stored callback) leaves its layer: capture `let overrides "
                 + "= Injections.currentOverrides` in the test and run that work in "
                 + "`Injections.withOverrides(overrides) { ... }`.",
-            key: "\(key) (\(ObjectIdentifier(keyPath)))")
+            key: key.hasPrefix("\\") ? key : "\(key) (\(ObjectIdentifier(keyPath)))")
     }
 }
