@@ -94,7 +94,8 @@ enum KeyNames {
             return nil
         }
         // One component: `\.date.now` prints a second `.<computed …>`.
-        if name.hasPrefix("<computed 0x"), !name.contains(")>."),
+        if name.hasPrefix("<computed 0x"),
+            !name.dropFirst().indices.contains(where: { name[$0...].hasPrefix("<computed ") }),
             let address = UInt(name.dropFirst(12).prefix { $0.isHexDigit }, radix: 16),
             let function = symbolAt(address)
         {
