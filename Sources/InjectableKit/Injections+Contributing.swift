@@ -49,10 +49,10 @@ extension Injections {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"
-        let call = "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
         Self.edit(
             collection, with: .add(Contribution(element: element, dictionaryKey: nil, site: site)),
-            call: "\(call) at \(site)")
+            call: "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
+                + " at \(site)")
     }
 
     /// Contributes an element key to a dictionary collection key, under `key`.
@@ -76,13 +76,11 @@ extension Injections {
         forKey key: Key, file: StaticString = #fileID, line: UInt = #line
     ) {
         let site = "\(file):\(line)"
-        let call =
-            "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)), "
-            + "forKey: \(key))"
         Self.edit(
             collection,
             with: .add(Contribution(element: element, dictionaryKey: AnyHashable(key), site: site)),
-            call: "\(call) at \(site)")
+            call: "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)), "
+                + "forKey: \(key)) at \(site)")
     }
 
     /// Removes an element from an array or dictionary collection key: the collection's
@@ -139,24 +137,25 @@ extension Injections {
 
     /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect.
     private static func edit<Collection>(
-        _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit, call: String
+        _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit,
+        call: @autoclosure () -> String
     ) {
-        Sealing.refuseIfSealed(call)
+        Sealing.refuseIfSealed(call())
         AutoRegistration.ensure()
         let inHook = AutoRegistration.isRunningHook
         let onMainActor = ContributionTable.isContributingOnMainActor
         let registry = OverrideRegistry.current
         if registry.isLayer && !inHook && !onMainActor {
-            LayerEdits.edit(collection, with: edit, in: registry, call: call)
+            LayerEdits.edit(collection, with: edit, in: registry, call: call())
             return
         }
         // Either mistake, in a test, fails the test and the edit is not made.
-        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call) }
+        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call()) }
         switch ContributionTable.shared.apply(edit, to: collection, inHook: inHook) {
         case nil: break
         case .resolved(let resolvedBy):
-            CollectionFailure.afterResolution(call, resolvedBy: resolvedBy)
-        case .notContributed: CollectionFailure.notContributed(call)
+            CollectionFailure.afterResolution(call(), resolvedBy: resolvedBy)
+        case .notContributed: CollectionFailure.notContributed(call())
         }
     }
 

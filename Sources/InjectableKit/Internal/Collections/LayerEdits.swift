@@ -82,7 +82,7 @@ extension LayerEdits {
     /// collection before.
     static func edit<Collection>(
         _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit,
-        in layer: OverrideRegistry, call: String
+        in layer: OverrideRegistry, call: @autoclosure () -> String
     ) {
         let chainEdits = shared.edits(of: collection, in: layer)
         var assembled = AssembledContributions(
@@ -95,23 +95,22 @@ extension LayerEdits {
             }
         case .removeElement(let element):
             if !assembled.elements.contains(where: { $0.element == element }) {
-                CollectionFailure.notContributed(call)
+                CollectionFailure.notContributed(call())
             }
         case .removeKey(let key):
             if !assembled.elements.contains(where: { $0.dictionaryKey == key }) {
-                CollectionFailure.notContributed(call)
+                CollectionFailure.notContributed(call())
             }
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
         let key = UncheckedKeyPath(collection)
-        let name = KeyNames.describe(collection)
         layer.register(
             Override<Collection> {
                 let beneath = Injections.container.resolve(key.keyPath)
                 guard let editable = beneath as? any EditableCollection else { return beneath }
-                return editable.applying(edits, in: name) as! Collection
-            }, forKey: collection, attempt: "\(call), in a layer")
+                return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
+            }, forKey: collection, attempt: "\(call()), in a layer")
     }
 }
 
