@@ -18,7 +18,7 @@ scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared unique second-module
         override-same first-after-reset injectable-wrapper lazy-wrapper injectable-owner lazy-owner
-        cached-collection)
+        cached-collection cached-layer-kept cached-layer-in-effect)
 fi
 
 mkdir -p "$work/Sources/Keys" "$work/Sources/Counts"
@@ -75,6 +75,7 @@ extension Injections: @retroactive AutoRegistering {
 }
 EOF
 cat >"$work/Sources/Counts/main.swift" <<'EOF'
+import Foundation
 import InjectableKit
 import Keys
 
@@ -124,6 +125,26 @@ let loops: [String: (Int) -> Void] = [
             escape(owner)
             sink(owner.thing)
         }
+    },
+    // The cached key resolved outside any layer while a layer is kept (a preview's).
+    "cached-layer-kept": { n in
+        let layer = Injections.makeOverrides { $0.register(\.countUnique) { Thing() } }
+        for _ in 0..<n { sink(container.resolve(\.countCached)) }
+        withExtendedLifetime(layer) {}
+    },
+    // The same while another thread runs inside a layer (a test's, parked).
+    "cached-layer-in-effect": { n in
+        let entered = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        Thread {
+            Injections.withOverrides({ _ in }) {
+                entered.signal()
+                leave.wait()
+            }
+        }.start()
+        entered.wait()
+        for _ in 0..<n { sink(container.resolve(\.countCached)) }
+        leave.signal()
     },
     // A cached collection of two cached elements, already built.
     "cached-collection": { n in for _ in 0..<n { sink(container.resolve(\.countCollection)) } },

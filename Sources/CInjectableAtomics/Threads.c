@@ -3,6 +3,9 @@
 #include <pthread.h>
 #include <stddef.h>
 
+__thread void *ik_thread_state;
+__thread unsigned long ik_thread_layers;
+
 int ik_run_on_new_thread(void *(*body)(void *), void *context) {
     pthread_t thread;
     int error = pthread_create(&thread, NULL, body, context);

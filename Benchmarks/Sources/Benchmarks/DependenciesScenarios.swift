@@ -225,6 +225,8 @@ struct DependenciesScenarios: Suite {
             }
         case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
             return nil  // InjectableKit only: its memo is per keypath object
+        case .cachedLayerKept, .cachedLayerInEffect:
+            return nil  // InjectableKit only: its task-local layers
         case .cachedCollection:
             return nil  // swift-dependencies has no collection that dependencies contribute to
         case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:

@@ -30,7 +30,7 @@ struct DirectScenarios: Suite {
                     for _ in 0..<n { blackHole(reference.value!) }
                 }
             }
-        case .cached:
+        case .cached, .cachedLayerKept, .cachedLayerInEffect:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(CachedThing.shared) }
             }

@@ -1,5 +1,6 @@
 import CallSiteKeys
 import CallSiteModule
+import Foundation
 import InjectableKit
 
 // InjectableKit's registrations: one computed property per scenario, in the scope the scenario
@@ -98,6 +99,27 @@ struct InjectableKitScenarios: Suite {
             }
         case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
             return callSites.figure(scenario, with: harness)
+        case .cachedLayerKept:
+            let kept = Injections.makeOverrides { $0.register(\.benchDecoy) { Decoy() } }
+            return withExtendedLifetime(kept) {
+                harness.measure { n in
+                    for _ in 0..<n { blackHole(container.resolve(\.benchCached)) }
+                }
+            }
+        case .cachedLayerInEffect:
+            let entered = DispatchSemaphore(value: 0)
+            let leave = DispatchSemaphore(value: 0)
+            Thread {
+                Injections.withOverrides({ _ in }) {
+                    entered.signal()
+                    leave.wait()
+                }
+            }.start()
+            entered.wait()
+            defer { leave.signal() }
+            return harness.measure { n in
+                for _ in 0..<n { blackHole(container.resolve(\.benchCached)) }
+            }
         case .cachedCollection:
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchCollection)) }

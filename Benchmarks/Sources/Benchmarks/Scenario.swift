@@ -17,6 +17,11 @@ enum Scenario: String, CaseIterable, Sendable {
     case callSitesModule2 = "call-sites (module 2)"
     /// The same key resolved from the module that declares it, `CallSiteKeys`.
     case callSitesKeysModule = "call-sites (key's module)"
+    /// InjectableKit only: `cached` while a layer is kept (`makeOverrides`, as a preview keeps
+    /// one), resolved outside it; direct code beside it reads the same singleton as `cached`.
+    case cachedLayerKept = "cached (layer kept)"
+    /// `cached` while another thread runs inside a `withOverrides` layer, resolved outside it.
+    case cachedLayerInEffect = "cached (layer in effect)"
     /// A collection of two cached elements, cached itself, already built: InjectableKit's
     /// collection key, and a hand-written static array.
     case cachedCollection = "cached-collection"
@@ -75,7 +80,8 @@ enum Scenario: String, CaseIterable, Sendable {
     /// rows run after `cached`, before any scenario registers an override or resets a scope.
     static let runOrder: [Scenario] = [
         .unique, .application, .shared, .cached, .callSitesFileA, .callSitesFileB,
-        .callSitesModule2, .callSitesKeysModule, .cachedCollection, .firstAfterReset, .chain,
+        .callSitesModule2, .callSitesKeysModule, .cachedLayerKept, .cachedLayerInEffect,
+        .cachedCollection, .firstAfterReset, .chain,
         .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
         .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .traceOff, .traceOn,

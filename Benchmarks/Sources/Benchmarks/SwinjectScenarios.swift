@@ -91,6 +91,8 @@ struct SwinjectScenarios: Suite {
             }
         case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
             return nil  // InjectableKit only: its memo is per keypath object
+        case .cachedLayerKept, .cachedLayerInEffect:
+            return nil  // InjectableKit only: its task-local layers
         case .cachedCollection:
             return nil  // Swinject has no collection that registrations contribute to
         case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:

@@ -174,3 +174,46 @@ extension GlobalContainerTests {
         }
     }
 }
+
+/// A layer put in effect by code that no task runs (a plain thread, a `DispatchQueue` block),
+/// and seen by the tasks that code starts; while it runs, a resolution elsewhere is unaffected.
+@Suite struct LayerOutsideTasksTests {
+    @Test func aLayerEnteredOnAThreadWithoutATaskReachesItsResolutionsAndTheTasksItStarts() async {
+        let seen = await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
+            Thread.detachNewThread {
+                Injections.withOverrides {
+                    $0.register(\.layeredGreeting) { MockGreeting("thread") }
+                } operation: {
+                    let direct = Injections.container.resolve(\.layeredGreeting).text
+                    Task {
+                        let inTask = Injections.container.resolve(\.layeredGreeting).text
+                        done.resume(returning: [direct, inTask])
+                    }
+                }
+            }
+        }
+        #expect(seen == ["thread", "thread"])
+    }
+
+    @Test func aThreadInsideALayerLeavesOtherThreadsResolvingTheLiveValue() async {
+        let entered = DispatchSemaphore(value: 0)
+        let leave = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Injections.withOverrides {
+                $0.register(\.layeredGreeting) { MockGreeting("parked") }
+            } operation: {
+                entered.signal()
+                leave.wait()
+            }
+        }
+        entered.wait()
+        let elsewhere = await withCheckedContinuation {
+            (done: CheckedContinuation<String, Never>) in
+            Thread.detachNewThread {
+                done.resume(returning: Injections.container.resolve(\.layeredGreeting).text)
+            }
+        }
+        leave.signal()
+        #expect(elsewhere == "live")
+    }
+}

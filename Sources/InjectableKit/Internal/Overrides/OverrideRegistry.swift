@@ -78,13 +78,7 @@ final class OverrideRegistry: @unchecked Sendable {
         self.isLayer = isLayer
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
         AtomicWord.checkInlineWords(&inlineWords, of: self)
-        // A layer keeps resolution off the fast path for as long as it exists, not
-        // only while its `withOverrides` operation runs: a `Task { }` started inside inherits
-        // the layer (retaining it) and may resolve after the operation has returned.
-        if isLayer {
-            MemoTable.beginDetour()
-            Self.liveLayers.add(self)
-        }
+        if isLayer { Self.liveLayers.add(self) }
     }
 
     /// A layer like one that is gone: over the same parent, with a copy of its overrides, and
@@ -133,7 +127,6 @@ final class OverrideRegistry: @unchecked Sendable {
 
     deinit {
         guard isLayer else { return }
-        MemoTable.endDetour()
         // A trace or recording started here and never stopped ends with the layer.
         Diagnostics.layerEnded(serial)
     }

@@ -36,10 +36,8 @@ enum Resolver {
         // Tests run in their layers: one resolving outside any may have left a test's task.
         if TestLayers.isWatching { TestLayers.check(keyPath) }
         if Diagnostics.observesAll { return .observed }
-        let thread = ThreadState.current
         // A resolution nested in a frame or a build: what it resolves is recorded.
-        if !thread.frames.isEmpty || !thread.buildStack.isEmpty { return .observed }
-        return nil
+        return ThreadState.isResolvingHere ? .observed : nil
     }
 
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a

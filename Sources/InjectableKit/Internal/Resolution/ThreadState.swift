@@ -48,19 +48,37 @@ final class ThreadState: @unchecked Sendable {
     }
 
     static var current: ThreadState {
-        if let raw = pthread_getspecific(threadStateKey) {
+        if let raw = ik_thread_state_get() {
             return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
         }
+        return makeCurrent()
+    }
+
+    @inline(never)
+    private static func makeCurrent() -> ThreadState {
         let state = ThreadState()
-        pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
+        let raw = Unmanaged.passRetained(state).toOpaque()
+        pthread_setspecific(threadStateKey, raw)
+        ik_thread_state_set(raw)
         return state
+    }
+
+    /// Whether this thread is inside a resolution's frame or a build, read without retaining
+    /// its state.
+    static var isResolvingHere: Bool {
+        @inline(__always) get {
+            guard let raw = ik_thread_state_get() else { return false }
+            return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                !$0.frames.isEmpty || !$0.buildStack.isEmpty
+            }
+        }
     }
 
     /// The address of the current thread's state, which names the thread while it runs,
     /// without the retain and release that reading ``current`` costs.
     static var currentAddress: UInt {
-        if let raw = pthread_getspecific(threadStateKey) { return UInt(bitPattern: raw) }
-        return UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque())
+        if let raw = ik_thread_state_get() { return UInt(bitPattern: raw) }
+        return UInt(bitPattern: Unmanaged.passUnretained(makeCurrent()).toOpaque())
     }
 
     /// A handle for the frame about to be pushed at `index`: the `Injections` value its getter
@@ -86,5 +104,7 @@ private let threadStateKey: pthread_key_t = {
 /// Releases an exiting thread's state (the destructor of `threadStateKey`, which the system
 /// calls only with a value that is not `nil`).
 private func releaseThreadState(_ raw: UnsafeMutableRawPointer?) {
+    // A later key's destructor that resolves makes the thread a state of its own again.
+    ik_thread_state_set(nil)
     if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
 }
