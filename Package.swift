@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "InjectableKitDynamic", type: .dynamic, targets: ["InjectableKit"]),
         .library(name: "InjectableTesting", targets: ["InjectableTesting"]),
         .executable(name: "Demo", targets: ["Demo"]),
+        // Adds `Injections.verifyAll()` to a test target: every key its modules declare.
+        .plugin(name: "InjectionKeys", targets: ["InjectionKeys"]),
     ],
     targets: [
         // Library
@@ -28,10 +30,16 @@ let package = Package(
         // to live: the same C code on every platform.
         .target(name: "CInjectableAtomics"),
         .target(name: "InjectableTesting", dependencies: ["InjectableKit"]),
+        .plugin(
+            name: "InjectionKeys", capability: .buildTool(),
+            dependencies: ["InjectionKeysGenerator"]),
+        .executableTarget(name: "InjectionKeysGenerator", dependencies: ["InjectionKeyScanner"]),
+        .target(name: "InjectionKeyScanner"),
 
         // Demo
         .target(name: "DemoKit", dependencies: ["InjectableKit"], path: "Demo/DemoKit"),
-        .executableTarget(name: "Demo", dependencies: ["DemoKit"], path: "Demo/Main"),
+        .executableTarget(
+            name: "Demo", dependencies: ["DemoKit"], path: "Demo/Main", plugins: ["InjectionKeys"]),
 
         // Tests
         .testTarget(
@@ -48,7 +56,10 @@ let package = Package(
         .testTarget(
             name: "InjectableTestingTests",
             dependencies: ["InjectableKit", "InjectableTesting", "TestSupport"]),
-        .testTarget(name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"]),
+        .testTarget(
+            name: "DemoTests", dependencies: ["DemoKit", "InjectableKit"],
+            plugins: ["InjectionKeys"]),
+        .testTarget(name: "InjectionKeyScannerTests", dependencies: ["InjectionKeyScanner"]),
         // An app module as current Xcode templates make them: main actor by default.
         .testTarget(
             name: "DefaultMainActorTests", dependencies: ["InjectableKit"],
@@ -57,7 +68,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.name != "CInjectableAtomics" {
+for target in package.targets where target.name != "CInjectableAtomics" && target.type != .plugin {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -86,6 +86,10 @@ extension Tour {
             keys.resolveNonNil(\.currentUser)
         }
         guide.show(report.description.split(separator: "\n").map(String.init))
+        guide.show([
+            "Every key without a list: Injections.verifyAll(), written by the InjectionKeys plugin "
+                + "(Tests/DemoTests/WholeGraphTests.swift; `Demo --graph --all` draws them all)."
+        ])
     }
 
     static func stoppingSteps(_ guide: inout Guide) {

@@ -11,7 +11,7 @@ extension Injections: AutoRegistering {
 }
 
 let usage = """
-    Usage: Demo [--mocks] [--graph[=dot]] [--help]
+    Usage: Demo [--mocks] [--graph[=dot] [--all]] [--help]
 
     A guided tour of InjectableKit: a small banking app's screens on live services and on
     mocks, and the lifetime of each scope.
@@ -19,11 +19,13 @@ let usage = """
       --mocks       start on the mock services (the registrations pick them)
       --graph       print the demo's dependency graph (Mermaid) instead of the tour
       --graph=dot   print that graph for Graphviz
+      --all         with --graph: draw every key the demo declares, not only the screens'
       --help        show this help
     """
 
 var mocks = false
 var graph: Tour.GraphFormat?
+var everyKey = false
 for argument in CommandLine.arguments.dropFirst() {
     // The tour runs these in a child process, to show what stops a program.
     if let step = Tour.ChildStep(rawValue: argument) { step.run() }
@@ -34,6 +36,8 @@ for argument in CommandLine.arguments.dropFirst() {
         graph = .mermaid
     case "--graph=dot":
         graph = .dot
+    case "--all":
+        everyKey = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -47,7 +51,8 @@ for argument in CommandLine.arguments.dropFirst() {
 // The tour's screens use `@InjectableObject` and `changes(of:)`, which need macOS 15 on a Mac.
 if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *) {
     if let graph {
-        print(Tour.graph(graph))
+        // `verifyAll()`: written by the InjectionKeys plugin, from every key DemoKit declares.
+        print(Tour.graph(graph, everyKey: everyKey ? { _ = Injections.verifyAll() } : nil))
     } else {
         await Tour.run(mocks: mocks) { print($0) }
     }
