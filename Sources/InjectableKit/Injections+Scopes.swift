@@ -15,7 +15,7 @@ extension Injections {
     /// - Parameters:
     ///   - make: Builds the instance.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -41,7 +41,8 @@ extension Injections {
     ///
     /// Every helper takes a decoration, part of the key's registration: it runs once on each
     /// instance built, the registration's or an override's (a test's mock too). Give the
-    /// helper the key's type, so that the decoration takes every value of the key:
+    /// helper the key's type, so that the decoration takes every value of the key (see
+    /// <doc:RegistrationsAndScopes>):
     ///
     /// ```swift
     /// extension Injections {
@@ -54,7 +55,7 @@ extension Injections {
     /// - Parameters:
     ///   - make: Builds the instance.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -83,7 +84,7 @@ extension Injections {
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for as long
     ///     as the scope is not reset.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -115,7 +116,7 @@ extension Injections {
     /// - Parameters:
     ///   - make: Builds the instance.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -143,7 +144,7 @@ extension Injections {
     /// - Parameters:
     ///   - make: Builds the instance.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -174,7 +175,7 @@ extension Injections {
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -205,7 +206,7 @@ extension Injections {
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
     ///     own ``Scope/timeToLive``.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
-    ///     override of the key built it; `nil` for none (see <doc:RegistrationsAndScopes>).
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
