@@ -210,12 +210,17 @@ extension Resolver {
         apply: (_ token: UInt64) -> Value
     ) -> Value {
         override.markServed()
-        let placement: Placement? =
-            switch OverrideLifetimes.lifetime(of: keyPath, named: KeyNames.describe(keyPath)) {
-            case .helper(let placement): placement
-            case .unique, nil: nil
-            }
-        let decorate = placement?.decoration.map { decoration in
+        guard
+            case .helper(let placement) = OverrideLifetimes.lifetime(
+                of: keyPath, named: KeyNames.describe(keyPath))
+        else {
+            // No helper: no decoration either.
+            guard let scope = override.scope else { return override.make() }
+            return scoped(
+                scope, override.make, site: AnyOverride.scopeSite, token: 0, timeToLive: nil,
+                decorate: nil)
+        }
+        let decorate = placement.decoration.map { decoration in
             { @Sendable (value: inout Value) in
                 decorateOverride(&value, with: decoration)
             }
@@ -225,7 +230,6 @@ extension Resolver {
                 scope, override.make, site: AnyOverride.scopeSite, token: 0, timeToLive: nil,
                 decorate: decorate)
         }
-        guard let placement else { return override.make() }
         return scoped(
             placement.scope, override.make, site: placement.site, token: frameToken,
             timeToLive: placement.timeToLive, decorate: decorate)
