@@ -10,8 +10,9 @@ extension Injections {
     /// Injections.container.register(\.imageCache, scope: .unique) { MockImageCache() }
     /// ```
     ///
-    /// The key's getter is never run to learn its lifetime, which an override without `scope:`
-    /// does once (see <doc:Testing>).
+    /// The key's decoration (its helper's `decorate:`) runs on each instance the override
+    /// builds, once as it is built; to learn it, the key's getter runs once up to its helper,
+    /// which builds nothing, as for an override without `scope:` (see <doc:Testing>).
     ///
     /// The override's instance is its own: it is not the one the key's registration cached,
     /// it is dropped when the scope is reset, and registering or resetting the key's override
@@ -29,21 +30,6 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, scope: Scope, file: StaticString = #fileID,
         line: UInt = #line, factory: @escaping @Sendable () -> Value
     ) {
-        register(keyPath, ScopedOverride.override(scope, factory), file: file, line: line)
-    }
-}
-
-enum ScopedOverride {
-    /// An override that `scope` holds, whatever the key's own scope.
-    static func override<Value: Sendable>(
-        _ scope: Injections.Scope, _ factory: @escaping @Sendable () -> Value
-    ) -> Override<Value> {
-        if scope.kind == .unique { return Override(factory, keepsKeyLifetime: false) }
-        // One site for every such override: each is its own registration (see `EntryKey`).
-        let site = Site(
-            "InjectableKit/Injections+ScopedOverrides.swift", "register(_:scope:factory:)", 1, 1)
-        return Override(
-            { Resolver.scoped(scope, factory, site: site, token: 0, timeToLive: nil) },
-            keepsKeyLifetime: false)
+        register(keyPath, Override(factory, scope: scope), file: file, line: line)
     }
 }

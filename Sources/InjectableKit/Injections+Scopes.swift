@@ -4,7 +4,7 @@ extension Injections {
     ///
     /// A value type cannot be held weakly: a `shared` struct or enum (or an existential holding
     /// one) is built anew on every resolution. Use
-    /// ``cached(_:file:function:line:column:)-method`` for values.
+    /// ``cached(_:decorate:file:function:line:column:)-method`` for values.
     ///
     /// ```swift
     /// extension Injections {
@@ -14,19 +14,21 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func shared<Value: Sendable>(
-        _ make: @autoclosure () -> Value,
+        _ make: @autoclosure () -> Value, decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.shared, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
+            token: token, timeToLive: nil, decorate: decorate)
     }
 
     /// Caches the instance until ``Scope/cached`` is reset.
@@ -37,21 +39,36 @@ extension Injections {
     /// }
     /// ```
     ///
+    /// Every helper takes a decoration, part of the key's registration: it runs once on each
+    /// instance built, the registration's or an override's (a test's mock too). Give the
+    /// helper the key's type, so that the decoration takes every value of the key (see
+    /// <doc:RegistrationsAndScopes>):
+    ///
+    /// ```swift
+    /// extension Injections {
+    ///     var logger: any Logger {
+    ///         cached(LiveLogger() as any Logger, decorate: { $0.minimumLevel = .debug })
+    ///     }
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - make: Builds the instance.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func cached<Value: Sendable>(
-        _ make: @autoclosure () -> Value,
+        _ make: @autoclosure () -> Value, decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
+            token: token, timeToLive: nil, decorate: decorate)
     }
 
     /// Caches the instance until ``Scope/cached`` is reset or its time to live runs out.
@@ -66,6 +83,8 @@ extension Injections {
     ///   - make: Builds the instance.
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for as long
     ///     as the scope is not reset.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -74,12 +93,14 @@ extension Injections {
     @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public func cached<Value: Sendable>(
         _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.cached, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive.map(TimeToLive.init))
+            token: token, timeToLive: timeToLive.map(TimeToLive.init),
+            decorate: decorate)
     }
 
     /// Builds the instance once for the life of the process.
@@ -94,19 +115,21 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func application<Value: Sendable>(
-        _ make: @autoclosure () -> Value,
+        _ make: @autoclosure () -> Value, decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.application, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
+            token: token, timeToLive: nil, decorate: decorate)
     }
 
     /// Shares the instance within one top-level resolution: every registration resolved while
@@ -120,19 +143,21 @@ extension Injections {
     ///
     /// - Parameters:
     ///   - make: Builds the instance.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
     ///   - column: The registration's column; leave the default.
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func graph<Value>(
-        _ make: @autoclosure () -> Value,
+        _ make: @autoclosure () -> Value, decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             Scope.graph, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
+            token: token, timeToLive: nil, decorate: decorate)
     }
 
     /// Holds the instance in a custom scope.
@@ -149,6 +174,8 @@ extension Injections {
     /// - Parameters:
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -156,12 +183,13 @@ extension Injections {
     /// - Returns: The instance, built by `make` only when the scope holds none.
     public func scoped<Value: Sendable>(
         _ scope: Scope, _ make: @autoclosure () -> Value,
+        decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil)
+            token: token, timeToLive: nil, decorate: decorate)
     }
 
     /// Holds the instance in a custom scope, with a time to live of its own.
@@ -177,6 +205,8 @@ extension Injections {
     ///   - make: Builds the instance.
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
     ///     own ``Scope/timeToLive``.
+    ///   - decorate: Runs on each instance as it is built, whether this registration or an
+    ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.
@@ -185,11 +215,13 @@ extension Injections {
     @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
     public func scoped<Value: Sendable>(
         _ scope: Scope, _ make: @autoclosure () -> Value, timeToLive: Duration?,
+        decorate: (@Sendable (inout Value) -> Void)? = nil,
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
         Resolver.scoped(
             scope, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive.map(TimeToLive.init))
+            token: token, timeToLive: timeToLive.map(TimeToLive.init),
+            decorate: decorate)
     }
 }

@@ -1,7 +1,7 @@
 // The static form of `shared`, for static code that has no `Injections` value: the seed's
 // `static func registerMockServices() { container.register { self.shared(MockService()) } }`.
 extension Injections {
-    /// The static form of ``shared(_:file:function:line:column:)-method``:
+    /// The static form of ``shared(_:decorate:file:function:line:column:)-method``:
     /// for an override's closure or static code, which have no `Injections` value.
     ///
     /// - Parameters:
@@ -18,6 +18,6 @@ extension Injections {
     ) -> Value {
         Resolver.scoped(
             Scope.shared, make, site: Site(file, function, line, column),
-            token: 0, timeToLive: nil)
+            token: 0, timeToLive: nil, decorate: nil)
     }
 }

@@ -25,6 +25,8 @@ extension Injections {
     var testingOptionalClock: (any Clock)? { nil }
     var testingGreeter: Greeter { Greeter(clock: resolve(\.testingClock)) }
     var testingCounter: Tally { cached(Tally()) }
+    /// A decorated key: its decoration counts on every tally built, the trait's override's too.
+    var testingDecoratedTally: Tally { cached(Tally(), decorate: { $0.count += 1 }) }
 }
 
 final class Tally: @unchecked Sendable {

@@ -42,6 +42,15 @@ struct InjectionsTraitTests {
         #expect(Injections.container.resolve(\.testingStore).name == "mock")
     }
 
+    /// The key's decoration, part of its registration, runs over the trait's override too.
+    @Test(.injections { $0.register(\.testingDecoratedTally) { Tally() } })
+    func aKeysDecorationRunsOverTheTraitsOverride() {
+        let tally = Injections.container.resolve(\.testingDecoratedTally)
+        #expect(tally.count == 1)
+        #expect(Injections.container.resolve(\.testingDecoratedTally) === tally)
+        #expect(tally.count == 1)
+    }
+
     @Test func eachTestStartsWithFreshScopeCaches() {
         let tally = Injections.container.resolve(\.testingCounter)
         #expect(tally.count == 0)

@@ -206,6 +206,23 @@ enum Failure {
                 + "resolve(\\.date).now, or @Injectable(\\.date) var date and then date.now.")
     }
 
+    /// An override of a key whose helper has a decoration built a value the decoration cannot
+    /// take: its helper builds another type than the key's (`cached(LiveLogger(), decorate:)`
+    /// for an `any Logger` key). Returns in a test process, where the test fails; the value is
+    /// handed out undecorated.
+    static func undecoratedOverride(
+        of name: String, keyType: Any.Type, valueType: Any.Type, decorated: Any.Type
+    ) {
+        let key = typeName(keyType, qualified: false)
+        let decorated = typeName(decorated, qualified: false)
+        mistake(
+            "InjectableKit: \(name)'s decoration takes a \(decorated), and its override built a "
+                + "\(typeName(valueType, qualified: false)): it was not decorated. Let the key's "
+                + "helper build the key's type, \(key), so that its decoration takes every value "
+                + "of the key: cached(\(decorated)() as \(key), decorate: { ... }), or name that "
+                + "type in the closure: decorate: { (value: inout \(key)) in ... }.")
+    }
+
     /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(

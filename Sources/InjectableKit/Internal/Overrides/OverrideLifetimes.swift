@@ -2,18 +2,21 @@ import CInjectableAtomics
 import Foundation
 
 /// Where a getter's first scope helper keeps its instance: the lifetime that an override of the
-/// key keeps (see `Resolver.serve`).
+/// key keeps, and the helper's decoration, which every override of the key runs (see
+/// `Resolver.serve`).
 struct Placement {
     let scope: Injections.Scope
     let site: Site
     let timeToLive: TimeToLive?
+    let decoration: AnyDecoration?
 }
 
-/// The lifetimes that overrides keep, learned once per key by a probe: the key's getter runs on
-/// a thread of its own, with `probeToken`, and its first scope helper reports where it keeps
-/// its instance and ends that thread before building anything (`reached(_:)`). A getter that
-/// returns instead has no helper (a unique key): it built its value, on the probe's thread. One
-/// that resolves other keys before its helper has resolved them there: it is warned about once.
+/// The lifetimes and decorations that overrides keep, learned once per key by a probe: the key's
+/// getter runs on a thread of its own, with `probeToken`, and its first scope helper reports
+/// where it keeps its instance, and its decoration, and ends that thread before building
+/// anything (`reached(_:)`). A getter that returns instead has no helper (a unique key): it
+/// built its value, on the probe's thread. One that resolves other keys before its helper has
+/// resolved them there: it is warned about once.
 /// See Internal/README.md, "Overrides keep their key's lifetime".
 enum OverrideLifetimes {
     enum Learned {
@@ -94,28 +97,28 @@ enum OverrideLifetimes {
         if first, probe.resolvedOthers {
             warn(
                 "\(name())'s getter resolves other keys outside a scope helper: they were "
-                    + "resolved (once) to learn the lifetime that the key's overrides keep. "
-                    + "Resolve them inside the helper (`cached(Service(resolve(\\.other)))`), or "
-                    + "give the override a lifetime of its own, which never runs the getter: "
-                    + "`register(\(name()), scope: .unique) { ... }` (or `.cached`, ...).")
+                    + "resolved (once) to learn the lifetime and the decoration that the key's "
+                    + "overrides keep. Resolve them inside the helper "
+                    + "(`cached(Service(resolve(\\.other)))`).")
         }
         return learned
     }
 
     /// Called by every scope helper (and `liveOnly`, `contributions(to:)`, helpers that keep
     /// nothing) handed `probeToken`: reports the placement and ends the probe's thread there.
-    static func reached(_ placement: Placement?) {
+    static func reached(_ placement: @autoclosure () -> Placement?) {
         guard report(placement) else { return }
         ik_end_thread()
     }
 
-    /// Hands `placement` to this thread's probe, if it runs one. Out of line, so that no
-    /// reference it takes is still held when the thread ends.
+    /// Hands `placement` to this thread's probe, if it runs one. Out of line, and the placement
+    /// (with its decoration's box) made here, so that no reference it takes is still held when
+    /// the thread ends.
     @inline(never)
-    private static func report(_ placement: Placement?) -> Bool {
+    private static func report(_ placement: () -> Placement?) -> Bool {
         let thread = ThreadState.current
         guard let probe = thread.probe else { return false }
-        probe.placement = placement
+        probe.placement = placement()
         thread.probe = nil
         return true
     }

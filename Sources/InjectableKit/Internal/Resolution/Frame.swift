@@ -32,6 +32,9 @@ struct Frame {
     fileprivate(set) var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     fileprivate(set) var built = false
+    /// Whether the frame's override resolved its own key, for the value it replaces: what it
+    /// builds on that value was decorated as that value was built, and is not decorated again.
+    fileprivate(set) var resolvedReplacedValue = false
     /// What the getter resolved outside its helper (`let api = resolve(\.api); return
     /// cached(Service(api))`), if anything: the helper's entry records it as its own
     /// dependencies when it builds. Made on first use: most getters resolve nothing there.
@@ -92,6 +95,7 @@ struct FrameHandle {
     var layer: OverrideRegistry? { withFrame { $0.layer } }
     var override: AnyOverride? { withFrame { $0.override } }
     var pending: PendingReads? { withFrame { $0.pending } }
+    var resolvedReplacedValue: Bool { withFrame { $0.resolvedReplacedValue } }
 
     /// Names the frame's registration, unless something named it first: its first helper's
     /// function, or the caller of a resolution nested in its getter.
@@ -116,6 +120,9 @@ struct FrameHandle {
 
     /// The frame's helper builds its instance, rather than reusing a cached one.
     func helperBuilds() { withFrame { $0.built = true } }
+
+    /// The frame's override resolves its own key, for the value it replaces.
+    func replacedValueResolved() { withFrame { $0.resolvedReplacedValue = true } }
 
     /// Runs a helper's factory, counted on the frame (see ``Frame/helpersRunning``). The frame
     /// is not held while the factory runs: its resolutions push frames, which may move it.

@@ -202,25 +202,50 @@ extension Resolver {
 
     /// Serves `override` in the frame just entered. One that keeps the key's lifetime builds
     /// where the key's first scope helper keeps its instance, as that helper's registration of
-    /// the override; where that is, a probe of the getter finds once (see `OverrideLifetimes`).
+    /// the override; one with a scope of its own, in that scope. Either way, what it builds is
+    /// decorated by that helper's decoration, once as it is built. Where the helper is, and its
+    /// decoration, a probe of the getter finds once (see `OverrideLifetimes`).
     private static func serve<Value>(
         _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>, frameToken: UInt64,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
         override.markServed()
-        guard override.keepsKeyLifetime,
+        guard
             case .helper(let placement) = OverrideLifetimes.lifetime(
                 of: keyPath, named: KeyNames.describe(keyPath))
-        else { return override.make() }
-        return build(override, at: placement, frameToken: frameToken)
+        else {
+            // No helper: no decoration either.
+            guard let scope = override.scope else { return override.make() }
+            return scoped(
+                scope, override.make, site: AnyOverride.scopeSite, token: 0, timeToLive: nil,
+                decorate: nil)
+        }
+        let decorate = placement.decoration.map { decoration in
+            { @Sendable (value: inout Value) in
+                decorateOverride(&value, with: decoration)
+            }
+        }
+        if let scope = override.scope {
+            return scoped(
+                scope, override.make, site: AnyOverride.scopeSite, token: 0, timeToLive: nil,
+                decorate: decorate)
+        }
+        return scoped(
+            placement.scope, override.make, site: placement.site, token: frameToken,
+            timeToLive: placement.timeToLive, decorate: decorate)
     }
 
-    private static func build<Value>(
-        _ override: Override<Value>, at placement: Placement, frameToken: UInt64
-    ) -> Value {
-        scoped(
-            placement.scope, override.make, site: placement.site, token: frameToken,
-            timeToLive: placement.timeToLive)
+    /// Runs a key's decoration on a value one of its overrides built, if the value is of the
+    /// type the decoration takes; a mistake otherwise (the decoration cannot run).
+    private static func decorateOverride<Value>(
+        _ value: inout Value, with decoration: AnyDecoration
+    ) {
+        guard !isNil(value), !decoration.apply(to: &value) else { return }
+        // The override's frame is the innermost: the value's own resolutions have ended.
+        let name = ThreadState.current.frames.last.map(Failure.name(of:)) ?? "a key"
+        Failure.undecoratedOverride(
+            of: name, keyType: Value.self, valueType: type(of: value as Any),
+            decorated: decoration.decoratedType)
     }
 
     /// The override whose factory is resolving `keyPath`, its own key, as the innermost frame,
@@ -248,6 +273,9 @@ extension Resolver {
         apply: (_ token: UInt64) -> Value
     ) -> Value {
         let thread = ThreadState.current
+        // The factory builds on a value decorated as it was built: its result is not decorated
+        // again.
+        thread.innermostResolution?.replacedValueResolved()
         if let found = overrideRecordingDependency(
             keyPath, in: layer ?? Core.shared.overrides, after: replacing)
         {

@@ -1,12 +1,16 @@
 /// Scope helpers: the instance a scope holds for a registration, built once.
 extension Resolver {
-    /// A scope helper: the instance `scope` holds for the registration at `site`.
+    /// A scope helper: the instance `scope` holds for the registration at `site`, decorated by
+    /// `decorate` once as it is built.
     static func scoped<Value>(
         _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
-        timeToLive: TimeToLive?
+        timeToLive: TimeToLive?, decorate: (@Sendable (inout Value) -> Void)?
     ) -> Value {
         if token == OverrideLifetimes.probeToken {
-            OverrideLifetimes.reached(Placement(scope: scope, site: site, timeToLive: timeToLive))
+            OverrideLifetimes.reached(
+                Placement(
+                    scope: scope, site: site, timeToLive: timeToLive,
+                    decoration: decorate.map(Decoration.init)))
         }
         let thread = ThreadState.current
         let frame = thread.frame(for: token)
@@ -15,6 +19,23 @@ extension Resolver {
         // key's helper keeps its instance (see `serve`), as its own registration.
         let served = frame?.override
         let owner = thread.innermostResolution
+        /// Runs a helper's factory, counted on the owner's frame, and decorates what it built,
+        /// unless an override's factory built it on the value it replaces, decorated already
+        /// (`FrameHandle.resolvedReplacedValue`).
+        // NB: no `owner?.runHelper(make) ?? make()`: in this unspecialised code, `Value?` would
+        // look `Optional<Value>`'s metadata up.
+        func run() -> Value {
+            guard let owner else {
+                var value = make()
+                decorate?(&value)
+                return value
+            }
+            return owner.runHelper {
+                var value = make()
+                if let decorate, !owner.resolvedReplacedValue { decorate(&value) }
+                return value
+            }
+        }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
             // The arguments are in the keypath being resolved, if this subscript is what is
@@ -22,7 +43,11 @@ extension Resolver {
             // (an existential or an optional: `-> any AccountProviding { cached(Live(...)) }`).
             // A subscript used directly (`self[account: 1]` in a registration of another type)
             // has nothing to key by, and builds.
-            guard let owner, mayHold(owner.valueType, Value.self) else { return make() }
+            guard let owner, mayHold(owner.valueType, Value.self) else {
+                var value = make()
+                decorate?(&value)
+                return value
+            }
             argument = owner.keyPath
         }
         // An instance belongs to its registration: an override is one, for every key it serves;
@@ -47,17 +72,10 @@ extension Resolver {
         let key = EntryKey(
             site: site, type: ObjectIdentifier(Value.self), registration: registration)
         owner?.helperCalled(in: scope, at: site)
-        /// Runs a helper's factory, counted on the owner's frame.
-        // NB: no `owner?.runHelper(make) ?? make()`: in this unspecialised code, `Value?` would
-        // look `Optional<Value>`'s metadata up.
-        func run() -> Value {
-            guard let owner else { return make() }
-            return owner.runHelper(make)
-        }
 
         if scope.kind == .unique { return run() }
         if scope.kind == .graph {
-            guard thread.depth > 0 else { return make() }
+            guard thread.depth > 0 else { return run() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
             owner?.helperBuilds()
             let value = run()
