@@ -150,7 +150,36 @@ extension GlobalContainerTests {
             }
             #expect(first.decorations.count == 1)
         }
+
+        /// The box keeps where the override's instance is, not the instance: a scope reset, a
+        /// new override or a removed one each reach the next resolution.
+        @Test func aGlobalOverridesCachedInstanceGoesWithAResetOrAChangeOfOverride() {
+            Injections.container.push()
+            defer {
+                Injections.container.pop()
+                Injections.Scope.cached.reset()
+            }
+            Injections.container.register(\.decoratedGlobal) { MockDecoratable() }
+            let first = Injections.container.resolve(\.decoratedGlobal)
+            #expect(Injections.container.resolve(\.decoratedGlobal) === first)
+            Injections.Scope.cached.reset()
+            let afterReset = Injections.container.resolve(\.decoratedGlobal)
+            #expect(afterReset !== first)
+            #expect(afterReset.name == "mock")
+            #expect(Injections.container.resolve(\.decoratedGlobal) === afterReset)
+            Injections.container.register(\.decoratedGlobal) { SecondMockDecoratable() }
+            let replaced = Injections.container.resolve(\.decoratedGlobal)
+            #expect(replaced.name == "second mock")
+            #expect(Injections.container.resolve(\.decoratedGlobal) === replaced)
+            Injections.container.reset(\.decoratedGlobal)
+            #expect(Injections.container.resolve(\.decoratedGlobal).name == "live")
+        }
     }
+}
+
+final class SecondMockDecoratable: Decoratable {
+    let name = "second mock"
+    let decorations = Counter()
 }
 
 protocol Decoratable: AnyObject, Sendable {

@@ -351,7 +351,7 @@ final class Entry: @unchecked Sendable {
     /// and not expired).
     ///
     /// - Returns: Whether it did; if not, `slot` is left uninitialised.
-    private func read<Value>(into slot: UnsafeMutablePointer<Value>) -> Bool {
+    func read<Value>(into slot: UnsafeMutablePointer<Value>) -> Bool {
         withStorage(view: false) {
             slot.initialize(to: $0.assumingMemoryBound(to: Value.self).pointee)
         } != nil

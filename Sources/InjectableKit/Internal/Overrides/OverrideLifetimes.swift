@@ -19,9 +19,13 @@ struct Placement {
 /// resolved them there: it is warned about once.
 /// See Internal/README.md, "Overrides keep their key's lifetime".
 enum OverrideLifetimes {
-    enum Learned {
-        case helper(Placement)
-        case unique
+    /// Where a key keeps its instance: the placement of its getter's first scope helper, or
+    /// none (a getter without a helper makes a value each time). A class, so that handing one
+    /// out is one retain.
+    final class Learned: @unchecked Sendable {
+        // @unchecked: immutable.
+        let placement: Placement?
+        init(_ placement: Placement?) { self.placement = placement }
     }
 
     /// The token a probed getter is handed: no frame has it (its frame index would be 65,534).
@@ -89,7 +93,7 @@ enum OverrideLifetimes {
                 return nil
             }, Unmanaged.passUnretained(probe).toOpaque())
         guard status == 0 else { return nil }
-        let learned = probe.placement.map(Learned.helper) ?? .unique
+        let learned = Learned(probe.placement)
         let first = table.lock.withLock {
             guard table.learned.count < limit else { return true }
             return table.learned.updateValue(learned, forKey: keyPath) == nil

@@ -35,10 +35,20 @@ extension Resolver {
         if case .override(let box) = lookup {
             // Registered for this key or its type: an `Override<Value>` (see
             // `OverrideRegistry.override(for:servedBy:byKey:)`).
-            if let override = box._withUnsafeGuaranteedRef(\.current) {
+            let (override, entry, learned) = box._withUnsafeGuaranteedRef(\.served)
+            if let override {
+                // Nothing to record here (the memo's route is taken outside frames, builds and
+                // layers): what the override keeps is read as a key's cached instance is.
+                // NB: a slot, not `Value?`, whose metadata this unspecialised code would look up.
+                if let entry {
+                    let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                    defer { slot.deallocate() }
+                    if entry.read(into: slot) { return slot.move() }
+                }
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller, apply: apply)
+                    in: nil, token: token, caller: caller, apply: apply,
+                    box: box.takeUnretainedValue(), known: learned)
             }
             lookup = .unknown  // a change emptied the box: look again
         }
@@ -189,13 +199,20 @@ extension Resolver {
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
         in layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
-        apply: (_ token: UInt64) -> Value
+        apply: (_ token: UInt64) -> Value,
+        box: OverrideBox? = nil, known: OverrideLifetimes.Learned? = nil
     ) -> Value {
         let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
             override: override)
-        let value = serve(keyPath, override, frameToken: frameToken, apply: apply)
+        var learned = known
+        let value = serve(keyPath, override, frameToken: frameToken, learned: &learned)
+        _ = apply  // the override builds: the getter does not run
+        if let box {
+            let entry = thread.frames[thread.frames.count - 1].helperEntry
+            if entry != nil || known == nil { box.remember(entry, learned, for: override) }
+        }
         leave(on: thread)
         return value
     }
@@ -207,13 +224,13 @@ extension Resolver {
     /// decoration, a probe of the getter finds once (see `OverrideLifetimes`).
     private static func serve<Value>(
         _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>, frameToken: UInt64,
-        apply: (_ token: UInt64) -> Value
+        learned: inout OverrideLifetimes.Learned?
     ) -> Value {
         override.markServed()
-        guard
-            case .helper(let placement) = OverrideLifetimes.lifetime(
-                of: keyPath, named: KeyNames.describe(keyPath))
-        else {
+        if learned == nil {
+            learned = OverrideLifetimes.lifetime(of: keyPath, named: KeyNames.describe(keyPath))
+        }
+        guard let placement = learned?.placement else {
             // No helper: no decoration either.
             guard let scope = override.scope else { return override.make() }
             return scoped(
@@ -282,7 +299,8 @@ extension Resolver {
             let frameToken = enterReplacing(
                 keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
                 override: found.override)
-            let value = serve(keyPath, found.override, frameToken: frameToken, apply: apply)
+            var learned: OverrideLifetimes.Learned?
+            let value = serve(keyPath, found.override, frameToken: frameToken, learned: &learned)
             leave(on: thread)
             return value
         }
