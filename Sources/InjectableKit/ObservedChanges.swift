@@ -1,30 +1,28 @@
 import Observation
 
-/// What ``InjectableObject/changes(of:)`` returns: the values read from an observable object,
-/// now and after each change to what was read.
+/// What `InjectableObject.changes(of:)` returns, as `some AsyncSequence<Value, Never>`: the
+/// values read from an observable object, now and after each change to what was read.
+///
+/// Each element is `read` applied to the object. Cancellation ends the sequence instead of
+/// throwing: its `Failure` is `Never`, so `for await` needs no `try`.
 ///
 /// Its iterator reads the object on the actor of the code that iterates it, which it learns
 /// from `next(isolation:)`: `for await` calls that from iOS 18 and macOS 15 on, so the sequence
 /// needs them.
 @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
-public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence {
-    /// Each value is `read` applied to the object.
-    public typealias Element = Value
-    /// Cancellation ends the sequence instead of throwing.
-    public typealias Failure = Never
-
+struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence {
     let object: Object
     let read: (Object) -> Value
 
     /// Makes an iterator, which reads the object on its first `next()`.
     ///
     /// - Returns: The iterator.
-    public func makeAsyncIterator() -> Iterator {
+    func makeAsyncIterator() -> Iterator {
         Iterator(object: object, read: read)
     }
 
     /// Reads the object on each `next()`, while tracking what it read.
-    public struct Iterator: AsyncIteratorProtocol {
+    struct Iterator: AsyncIteratorProtocol {
         let object: Object
         let read: (Object) -> Value
         let signal = ChangeSignal()
@@ -38,7 +36,7 @@ public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSeque
         ///
         /// - Returns: The value, or `nil` once the task is cancelled.
         @_disfavoredOverload
-        public mutating func next() async -> Value? {
+        mutating func next() async -> Value? {
             await next(isolation: nil)
         }
 
@@ -46,7 +44,7 @@ public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSeque
         ///
         /// - Parameter actor: The caller's isolation, where `read` runs; leave the default.
         /// - Returns: The value, or `nil` once the task is cancelled.
-        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async
+        mutating func next(isolation actor: isolated (any Actor)? = #isolation) async
             -> Value?
         {
             if started {

@@ -56,8 +56,8 @@ open class InjectableTestCase: XCTestCase {
         guard reportsUnusedOverrides, let run = testRun, !run.hasBeenSkipped,
             run.totalFailureCount == 0
         else { return }
-        for override in layer.typeOverrides where !override.hasServed {
-            XCTFail("InjectableKit: " + override.unusedMessage)
+        for case .unused(_, let message) in layer.typeOverrides {
+            XCTFail("InjectableKit: " + message)
         }
     }
 }

@@ -35,7 +35,10 @@ extension Injections {
     @Test func aTraceStartedInALayerReportsThatLayersResolutionsOnly() async {
         let events = Guarded<[String]>([])
         await whileAnotherLayerResolves {
-            Injections.container.trace { event in events.withLock { $0.append(event.key) } }
+            Injections.container.trace { event in
+                guard case .resolved(let key, _, _, _, _) = event else { return }
+                events.withLock { $0.append(key) }
+            }
             for _ in 0..<50 {
                 _ = Injections.container.resolve(\.layerTraceMine)
                 await Task.yield()

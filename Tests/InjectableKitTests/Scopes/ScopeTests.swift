@@ -1,4 +1,4 @@
-import InjectableKit
+@testable import InjectableKit
 import InjectableTesting
 import Testing
 
