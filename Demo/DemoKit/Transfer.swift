@@ -92,7 +92,7 @@ struct TransferView {
     @InjectableObject(\.transferViewModel) var viewModel
 
     /// The rendered line now, and again after each change.
-    func frames() -> some AsyncSequence<String, Never> {
+    func frames() -> ObservedChanges<TransferViewModel, String> {
         $viewModel.changes(of: Self.render)
     }
 

@@ -63,11 +63,11 @@ public struct InjectableObject<Object: AnyObject & Observable> {
     /// the sequence on the caller's actor.
     ///
     /// - Parameter read: Reads the properties to watch, and returns what the loop needs.
-    /// - Returns: An asynchronous sequence of what `read` returned, which never throws.
+    /// - Returns: An asynchronous sequence of what `read` returned.
     @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
-    public func changes<Value>(of read: @escaping (Object) -> Value)
-        -> some AsyncSequence<Value, Never>
-    {
+    public func changes<Value>(of read: @escaping (Object) -> Value) -> ObservedChanges<
+        Object, Value
+    > {
         ObservedChanges(object: wrappedValue, read: read)
     }
 }

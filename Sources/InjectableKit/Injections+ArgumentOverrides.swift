@@ -27,8 +27,9 @@ extension Injections {
     /// still wins over this one for that value, since it replaces the subscript itself.
     ///
     /// It is the same override as `register(\.makeAccount) { { id in MockAccount(id: id) } }`,
-    /// without the outer closure. (A key whose type a closure converts to, such as
-    /// `any Sendable`, takes the outer closure, as the form's `factory` does.)
+    /// without the outer closure. (A key of a type that is not a function, even one a closure
+    /// converts to, such as `any Sendable`, takes ``register(_:file:line:factory:)``: its
+    /// closure returns the value.)
     ///
     /// - Parameters:
     ///   - keyPath: The key of function type to override.

@@ -33,11 +33,12 @@ extension Injections {
     }
 
     /// Starts the resolution trace: every resolution, once it finishes, is reported to `log`,
-    /// innermost first (a key's dependencies before the key).
+    /// innermost first (a key's dependencies before the key). `nil` stops it.
     ///
     /// ```swift
     /// Injections.container.trace()                  // prints each resolution
     /// Injections.container.trace { logger.debug("\($0)") }
+    /// Injections.container.trace(nil)               // stops
     /// ```
     ///
     /// Off by default, and free while off: the fast path of resolution does not look at it.
@@ -49,14 +50,10 @@ extension Injections {
     /// traces; stop it in the same layer. Started outside any layer, it reports every
     /// resolution.
     ///
-    /// - Parameter log: Receives each resolution; by default, prints it.
-    public func trace(_ log: @escaping @Sendable (TraceEvent) -> Void = { print($0) }) {
+    /// - Parameter log: Receives each resolution; by default, prints it. `nil` stops the trace
+    ///   started in the same layer (or outside any layer).
+    public func trace(_ log: (@Sendable (TraceEvent) -> Void)? = { print($0) }) {
         Diagnostics.setTracer(log, in: Layers.current)
-    }
-
-    /// Stops the resolution trace started in the same layer (or outside any layer).
-    public func stopTracing() {
-        Diagnostics.setTracer(nil, in: Layers.current)
     }
 
     /// Starts recording which key resolved which, to export as a graph with

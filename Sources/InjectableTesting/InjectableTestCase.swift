@@ -48,7 +48,7 @@ open class InjectableTestCase: XCTestCase {
         XCTestCases.observe()
         let layer = Injections.makeOverrides { registerOverrides($0) }
         TestIssueReporter.xctestCase {
-            Injections._withTestOverrides(layer) {
+            Injections.withOverrides(Injections._testLayer(layer)) {
                 super.invokeTest()
             }
         }

@@ -32,7 +32,7 @@ import Testing
                 events.withLock { $0.append("\(key) \(depth)") }
             }
             _ = Injections.container.resolve(\.sinks)
-            Injections.container.stopTracing()
+            Injections.container.trace(nil)
         }
         #expect(events.withLock { $0 } == ["\\.consoleSink 1", "\\.fileSink 1", "\\.sinks 0"])
     }

@@ -48,7 +48,7 @@ extension Injections {
             } operation: {
                 _ = Injections.container.resolve(\.diagnosticsAPI)
             }
-            Injections.container.stopTracing()
+            Injections.container.trace(nil)
         }
         let keys = events.withLock { $0 }
         #expect(keys.contains(#"\.layerTraceMine"#))

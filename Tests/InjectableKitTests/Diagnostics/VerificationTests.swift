@@ -101,10 +101,13 @@ extension Injections {
         }
         #expect(report.problems.map(\.kind) == [.scopeMismatch, .scopeMismatch])
         let messages = report.problems.map(\.description)
-        #expect(messages.first?.hasPrefix(#"\.verifyReporter: \.verifyReporter (cached) holds"#) == true)
+        #expect(
+            messages.first?.hasPrefix(#"\.verifyReporter: \.verifyReporter (cached) holds"#) == true
+        )
         #expect(messages.first?.contains("(unique), a new instance on every resolution") == true)
         #expect(
-            messages.last?.hasPrefix(#"\.verifyAppReporter: \.verifyAppReporter (application) holds"#)
+            messages.last?.hasPrefix(
+                #"\.verifyAppReporter: \.verifyAppReporter (application) holds"#)
                 == true)
         #expect(messages.last?.contains("(shared)") == true)
         // The title is a value: a cached instance may keep a copy.
