@@ -176,7 +176,7 @@ extension Injections {
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
-    ///     own ``Scope/timeToLive``.
+    ///     own time to live.
     ///   - file: The registration's file; leave the default.
     ///   - function: The registration's name; leave the default.
     ///   - line: The registration's line; leave the default.

@@ -50,8 +50,9 @@ extension Injections {
     /// test or suite as a whole.
     @Test func theTraitScopesEachTestCaseOnly() throws {
         let test = try #require(Test.current)
+        let testCase = try #require(Test.Case.current)
         let trait = GlobalInjectionsTrait()
-        #expect(trait.scopeProvider(for: test, testCase: try #require(Test.Case.current)) != nil)
+        #expect(trait.scopeProvider(for: test, testCase: testCase) != nil)
         #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
     }
 }
