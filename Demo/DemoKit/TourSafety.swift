@@ -71,7 +71,7 @@ extension Tour {
         let events = TraceLines()
         Injections.container.trace { event in events.add(event.description) }
         _ = AccountsScreen().render()
-        Injections.container.stopTracing()
+        Injections.container.trace(nil)
         guide.show(events.all)
     }
 

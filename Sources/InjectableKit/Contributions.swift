@@ -17,8 +17,8 @@
 /// and reading a cached one back costs what reading any cached instance costs. A test replaces
 /// a whole collection with an array literal: `register(\.analyticsSinks) { [RecordingSink()] }`.
 public final class Contributions<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
-    /// The elements, in order.
-    public let elements: [Element]
+    /// The elements, in order: the collection itself is the public view of them.
+    let elements: [Element]
     /// The contribution each element came from (`nil`: listed by an override), so that a
     /// layer's edits apply to whatever collection is in effect beneath them (see `LayerEdits`).
     let contributions: [Contribution?]

@@ -1,35 +1,62 @@
 extension Injections {
     /// The keys resolved while recording, with their scopes, and which resolved which; text for
     /// Mermaid and Graphviz.
+    ///
+    /// ```swift
+    /// let graph = Injections.container.stopRecordingGraph()
+    /// print(graph.mermaid)
+    /// let api = graph.nodes.first { $0.key == #"\.api"# }   // "\.api (cached)"
+    /// ```
     public struct DependencyGraph: Sendable, Hashable {
-        /// One key.
-        public struct Node: Sendable, Hashable {
+        /// One key, and the keys its registration resolved.
+        public struct Node: Sendable, Hashable, CustomStringConvertible {
             /// The key, as `\.name`.
             public let key: String
-            /// Its scope, `unique` without a scope helper.
-            public let scope: String
-            /// Whether an override served it.
-            public let overridden: Bool
+            /// The keys its registration resolved, as `\.name`, in the order first seen.
+            public internal(set) var dependencies: [String] = []
+            let scope: String
+            let overridden: Bool
+
+            init(key: String, scope: String, overridden: Bool) {
+                self.key = key
+                self.scope = scope
+                self.overridden = overridden
+            }
+
+            /// The key, its scope (`unique` without a scope helper), and whether an override
+            /// served it: `\.api (cached)`, `\.clock (unique, override)`.
+            public var description: String {
+                "\(key) (\(scope)\(overridden ? ", override" : ""))"
+            }
         }
 
         /// One dependency: the registration of `from` resolved `to`.
-        public struct Edge: Sendable, Hashable {
-            /// The key whose registration resolved the other.
-            public let from: String
-            /// The key it resolved.
-            public let to: String
+        struct Edge: Sendable, Hashable {
+            let from: String
+            let to: String
         }
 
         /// The keys, in the order they were first resolved.
         public let nodes: [Node]
         /// The dependencies, in the order they were first seen.
-        public let edges: [Edge]
+        let edges: [Edge]
+
+        init(nodes: [Node], edges: [Edge]) {
+            var nodes = nodes
+            let index = Dictionary(
+                nodes.indices.map { (nodes[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
+            for edge in edges {
+                if let from = index[edge.from] { nodes[from].dependencies.append(edge.to) }
+            }
+            self.nodes = nodes
+            self.edges = edges
+        }
 
         /// The graph as a Mermaid flowchart (`graph TD`).
         public var mermaid: String {
             var lines = ["graph TD"]
             for node in nodes {
-                lines.append("    \(identifier(node.key))[\"\(label(node))\"]")
+                lines.append("    \(identifier(node.key))[\"\(node)\"]")
             }
             for edge in edges {
                 lines.append("    \(identifier(edge.from)) --> \(identifier(edge.to))")
@@ -41,17 +68,13 @@ extension Injections {
         public var dot: String {
             var lines = ["digraph Injections {"]
             for node in nodes {
-                lines.append("    \(quoted(node.key)) [label=\(quoted(label(node)))];")
+                lines.append("    \(quoted(node.key)) [label=\(quoted(node.description))];")
             }
             for edge in edges {
                 lines.append("    \(quoted(edge.from)) -> \(quoted(edge.to));")
             }
             lines.append("}")
             return lines.joined(separator: "\n")
-        }
-
-        private func label(_ node: Node) -> String {
-            "\(node.key) (\(node.scope)\(node.overridden ? ", override" : ""))"
         }
 
         /// A Mermaid node identifier: the key's letters and digits, the rest as `_`.

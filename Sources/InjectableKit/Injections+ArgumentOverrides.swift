@@ -3,12 +3,14 @@
 // `hash(into:)`: an override of `\.[account: 42]` is for that one value. A registration that
 // builds from its arguments through a key of function type (`var makeAccount: @Sendable (Int) ->
 // Account`) gives tests one key to override for every argument value, with the arguments.
-// NB: one overload per number of arguments: a parameter pack cannot form a function type that
-// is stored as a keypath's value ("cannot fully abstract a value of variadic function type").
+// One generic form serves every number of arguments: the function type comes from the key,
+// and the closure after the call is checked against it. (A parameter pack cannot spell the
+// function type: one that is stored as a keypath's value "cannot fully abstract a value of
+// variadic function type".)
 extension Injections {
-    /// Overrides a key of function type, whose function builds a value from an argument, with
-    /// a function of the same argument: how a test replaces what a subscript key builds, for
-    /// every argument value at once.
+    /// Overrides a key of function type, whose function builds a value from its arguments,
+    /// with a function of the same arguments: how a test replaces what a subscript key builds,
+    /// for every argument value at once.
     ///
     /// ```swift
     /// extension Injections {
@@ -17,61 +19,26 @@ extension Injections {
     /// }
     /// Injections.container.register(\.makeAccount) { id in MockAccount(id: id) }
     /// Injections.container.resolve(\.[account: 42])  // MockAccount(id: 42), cached for 42
+    /// Injections.container.register(\.makeSession) { user, device in MockSession(user, device) }
     /// ```
     ///
     /// Registering drops what the subscript cached from the function it replaces, for every
     /// argument value. An override of one argument value, `register(\.[account: 42]) { ... }`,
     /// still wins over this one for that value, since it replaces the subscript itself.
     ///
-    /// - Parameters:
-    ///   - keyPath: The key of function type to override.
-    ///   - file: Where the call is, for the message if it is refused; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments; the closure after the call.
-    public func register<Argument, Value>(
-        _ keyPath: KeyPath<Injections, @Sendable (Argument) -> Value>,
-        file: StaticString = #fileID, line: UInt = #line,
-        arguments factory: @escaping @Sendable (Argument) -> Value
-    ) {
-        register(keyPath, file: file, line: line) { factory }
-    }
-
-    /// Overrides a key of function type of 2 arguments with a function of the same arguments:
-    /// the form of the one-argument override for a subscript key of 2 arguments.
-    ///
-    /// ```swift
-    /// Injections.container.register(\.makeSession) { user, device in MockSession(user, device) }
-    /// ```
+    /// It is the same override as `register(\.makeAccount) { { id in MockAccount(id: id) } }`,
+    /// without the outer closure. (A key of a type that is not a function, even one a closure
+    /// converts to, such as `any Sendable`, takes ``register(_:file:line:factory:)``: its
+    /// closure returns the value.)
     ///
     /// - Parameters:
     ///   - keyPath: The key of function type to override.
     ///   - file: Where the call is, for the message if it is refused; leave the default.
     ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement from the arguments; the closure after the call.
-    public func register<First, Second, Value>(
-        _ keyPath: KeyPath<Injections, @Sendable (First, Second) -> Value>,
-        file: StaticString = #fileID, line: UInt = #line,
-        arguments factory: @escaping @Sendable (First, Second) -> Value
-    ) {
-        register(keyPath, file: file, line: line) { factory }
-    }
-
-    /// Overrides a key of function type of 3 arguments with a function of the same arguments:
-    /// the form of the one-argument override for a subscript key of 3 arguments.
-    ///
-    /// ```swift
-    /// Injections.container.register(\.makeSession) { user, device in MockSession(user, device) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key of function type to override.
-    ///   - file: Where the call is, for the message if it is refused; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement from the arguments; the closure after the call.
-    public func register<First, Second, Third, Value>(
-        _ keyPath: KeyPath<Injections, @Sendable (First, Second, Third) -> Value>,
-        file: StaticString = #fileID, line: UInt = #line,
-        arguments factory: @escaping @Sendable (First, Second, Third) -> Value
+    public func register<Function: Sendable>(
+        _ keyPath: KeyPath<Injections, Function>, file: StaticString = #fileID,
+        line: UInt = #line, arguments factory: Function
     ) {
         register(keyPath, file: file, line: line) { factory }
     }

@@ -40,7 +40,7 @@ extension Injections {
     }
 
     /// Overrides every key whose type is the factory's return type with a factory isolated to
-    /// a global actor: the global-actor form of ``register(file:line:_:)``.
+    /// a global actor: the global-actor form of ``register(as:file:line:_:)``.
     ///
     /// ```swift
     /// Injections.container.registerOnGlobalActor { @StorageActor in MemoryStore() as Store }

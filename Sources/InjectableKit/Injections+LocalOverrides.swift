@@ -13,6 +13,9 @@ extension Injections {
     /// ```
     public struct LocalOverrides: Sendable {
         let registry: OverrideRegistry
+        /// Whether `withOverrides(_:operation:)` runs code in it as a running test's layer
+        /// (see ``Injections/_testLayer(_:)``).
+        var isTest = false
     }
 
     /// Runs `operation` with its own overrides and its own scope caches, layered over the
@@ -109,7 +112,12 @@ extension Injections {
         _ overrides: LocalOverrides?, operation: () throws -> Result
     ) rethrows -> Result {
         guard let overrides else { return try operation() }
-        Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
+        guard overrides.isTest else {
+            Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
+            return try Layers.with(overrides.registry, operation)
+        }
+        TestLayers.enter(overrides.registry)
+        defer { TestLayers.leave(overrides.registry) }
         return try Layers.with(overrides.registry, operation)
     }
 
@@ -125,41 +133,24 @@ extension Injections {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         guard let overrides else { return try await operation() }
-        Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
-        return try await Layers.with(overrides.registry, operation)
-    }
-
-    /// Runs `operation` in `overrides`, as a running test's layer: while it runs, a resolution
-    /// made outside any layer, of a key the layer overrides, is reported to the test process.
-    /// `InjectableTesting`'s `.injections` trait calls it; tests use the trait.
-    ///
-    /// - Parameters:
-    ///   - overrides: The test's layer.
-    ///   - isolation: The caller's isolation; leave the default.
-    ///   - operation: The test.
-    /// - Returns: What `operation` returns.
-    public static func _withTestOverrides<Result>(
-        _ overrides: LocalOverrides, isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> Result
-    ) async rethrows -> Result {
+        guard overrides.isTest else {
+            Sealing.refuseIfSealed("withOverrides(_:operation:) with captured overrides")
+            return try await Layers.with(overrides.registry, operation)
+        }
         TestLayers.enter(overrides.registry)
         defer { TestLayers.leave(overrides.registry) }
         return try await Layers.with(overrides.registry, operation)
     }
 
-    /// The synchronous form of `_withTestOverrides(_:isolation:operation:)`, for
-    /// `InjectableTesting`'s XCTest base class.
+    /// `overrides`, to run a test in with `withOverrides(_:operation:)`, as a running test's
+    /// layer: while the test runs, a resolution made outside any layer, of a key the layer
+    /// overrides, is reported to the test process. `InjectableTesting`'s `.injections` trait
+    /// and `InjectableTestCase` call it; tests use those.
     ///
-    /// - Parameters:
-    ///   - overrides: The test's layer.
-    ///   - operation: The test.
-    /// - Returns: What `operation` returns.
-    public static func _withTestOverrides<Result>(
-        _ overrides: LocalOverrides, operation: () throws -> Result
-    ) rethrows -> Result {
-        TestLayers.enter(overrides.registry)
-        defer { TestLayers.leave(overrides.registry) }
-        return try Layers.with(overrides.registry, operation)
+    /// - Parameter overrides: The test's layer.
+    /// - Returns: The same layer, marked as a test's.
+    public static func _testLayer(_ overrides: LocalOverrides) -> LocalOverrides {
+        LocalOverrides(registry: overrides.registry, isTest: true)
     }
 
     /// A layer of overrides to run code in now and later, with

@@ -29,7 +29,7 @@ extension Injections {
     }
 
     /// Overrides every key whose type is the factory's return type with a factory that runs on
-    /// the main actor: the main-actor form of ``register(file:line:_:)``.
+    /// the main actor: the main-actor form of ``register(as:file:line:_:)``.
     ///
     /// ```swift
     /// Injections.container.registerOnMainActor { PreviewViewModel() as ContentViewModel }

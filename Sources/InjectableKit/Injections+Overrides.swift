@@ -1,11 +1,13 @@
 // Inside `Injections.withOverrides`, every call here affects that task-local layer, not the
 // global registry: a test that runs in its own layer can use `Injections.container` freely.
 extension Injections {
-    /// Overrides every key whose type is the factory's return type, in the seed's form: the
-    /// type is inferred from what the closure returns.
+    /// Overrides every key of type `type`: by default the factory's return type, as in the
+    /// seed's form, where the type is inferred from what the closure returns.
     ///
     /// ```swift
     /// Injections.container.register { MockService() as any MyServiceType }
+    /// // the same, naming the type of the keys
+    /// Injections.container.register(as: (any MyServiceType).self) { MockService() }
     /// ```
     ///
     /// Every form resolves in the same order: an override for the key, then one for its type,
@@ -14,18 +16,22 @@ extension Injections {
     /// wins, and the global registry's comes last.
     ///
     /// The type must match exactly: an override for `any MyServiceType` does not serve a key of
-    /// type `(any MyServiceType)?`. Registering drops what scopes cached for that type, and what
-    /// they cached from it, so the next resolution uses the new factory.
+    /// type `(any MyServiceType)?`, and `register { MockService() }` compiles too, but overrides
+    /// only keys declared as `MockService`; naming the type with `as:` says which keys the
+    /// override is for. Registering drops what scopes cached for that type, and what they
+    /// cached from it, so the next resolution uses the new factory.
     ///
     /// The factory's instance lives as each key it serves says: a `cached` key holds one mock
     /// until its scope is reset, a unique key builds one on every resolution.
     ///
     /// - Parameters:
+    ///   - type: The type of the keys to override, as they are declared; by default, the
+    ///     factory's return type.
     ///   - file: Where the call is, for the report of a test's global change; leave the default.
     ///   - line: The line of the call, likewise.
     ///   - factory: Builds the replacement.
     public func register<Value>(
-        file: StaticString = #fileID, line: UInt = #line,
+        as type: Value.Type = Value.self, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping @Sendable () -> Value
     ) {
         AutoRegistration.ensure()
@@ -34,30 +40,6 @@ extension Injections {
             Override(factory), forType: ObjectIdentifier(Value.self),
             attempt: "register { ... as \(Value.self) }")
         TestHook.changed(registry, "register { ... as \(Value.self) }", file: file, line: line)
-    }
-
-    /// Overrides every key of type `type`, with a factory whose result converts to it: the
-    /// explicit form of ``register(file:line:_:)``, for when the factory's own type is not the keys'.
-    ///
-    /// ```swift
-    /// Injections.container.register(as: (any MyServiceType).self) { MockService() }
-    /// // the same as
-    /// Injections.container.register { MockService() as any MyServiceType }
-    /// ```
-    ///
-    /// `register { MockService() }` compiles too, and overrides only keys declared as
-    /// `MockService`; naming the type says which keys the override is for.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the keys to override, as they are declared.
-    ///   - file: Where the call is, for the report of a test's global change; leave the default.
-    ///   - line: The line of the call, likewise.
-    ///   - factory: Builds the replacement.
-    public func register<Value>(
-        as type: Value.Type, file: StaticString = #fileID, line: UInt = #line,
-        _ factory: @escaping @Sendable () -> Value
-    ) {
-        register(file: file, line: line, factory)
     }
 
     /// Overrides one key.
@@ -182,7 +164,7 @@ extension Injections {
         TestHook.changed(registry, "reset(\(KeyNames.describe(keyPath)))", file: file, line: line)
     }
 
-    /// Drops the type override registered with ``register(file:line:_:)`` for `type`, and what scopes
+    /// Drops the type override registered with ``register(as:file:line:_:)`` for `type`, and what scopes
     /// cached for it.
     ///
     /// - Parameters:

@@ -204,7 +204,7 @@ extension Injections {
     ///   - scope: The scope that holds the instance.
     ///   - make: Builds the instance.
     ///   - timeToLive: How long the instance is kept before it is rebuilt; `nil` for the scope's
-    ///     own ``Scope/timeToLive``.
+    ///     own time to live.
     ///   - decorate: Runs on each instance as it is built, whether this registration or an
     ///     override of the key built it; `nil` for none.
     ///   - file: The registration's file; leave the default.

@@ -5,23 +5,28 @@ extension Injections {
     /// A type override serves the keys whose declared type is exactly its type. The common
     /// mistake is to register a concrete type, `register { MockService() }`, for keys declared
     /// as a protocol, `any MyServiceType`: it compiles, and serves nothing.
-    public struct TypeOverride: Sendable, Hashable {
-        /// The overridden type, as Swift spells it with its module (`App.MockService`,
-        /// `any App.MyServiceType`).
-        public let typeName: String
-        /// Whether the override has served a resolution.
-        public let hasServed: Bool
-        /// Whether the type is a protocol's existential (`any MyServiceType`).
-        let isExistential: Bool
+    public enum TypeOverride: Sendable, Hashable {
+        /// An override that has served a resolution. `typeName` is the overridden type, as
+        /// Swift spells it with its module (`App.MockService`, `any App.MyServiceType`).
+        case served(typeName: String)
+        /// An override that has served no resolution: its type, and a message that says so,
+        /// and how to give the override the type of the keys.
+        case unused(typeName: String, message: String)
 
         init(_ override: AnyOverride) {
-            isExistential = isExistentialType(override.valueType)
-            typeName = InjectableKit.typeName(override.valueType, qualified: true)
-            hasServed = override.hasServed
+            let typeName = InjectableKit.typeName(override.valueType, qualified: true)
+            self =
+                override.hasServed
+                ? .served(typeName: typeName)
+                : .unused(
+                    typeName: typeName,
+                    message: Self.unusedMessage(
+                        typeName, isExistential: isExistentialType(override.valueType)))
         }
 
-        /// Says that the override served nothing, and how to give it the type of the keys.
-        public var unusedMessage: String {
+        /// Says that the override of `typeName` served nothing, and how to give it the type of
+        /// the keys.
+        private static func unusedMessage(_ typeName: String, isExistential: Bool) -> String {
             let served = "the type override for \(typeName) served no resolution"
             guard !isExistential else {
                 return served + ": no key declared exactly `\(typeName)` was resolved (an "
@@ -42,13 +47,13 @@ extension Injections {
 
 extension Injections.LocalOverrides {
     /// The type overrides registered in this layer (by `register { ... }` or
-    /// `register(as:_:)` in it), each with whether it has served a resolution.
+    /// `register(as:_:)` in it), each as served or unused so far.
     ///
     /// ```swift
     /// let layer = Injections.makeOverrides { $0.register { MockService() } }
     /// Injections.withOverrides(layer) { runScreen() }
-    /// for unused in layer.typeOverrides where !unused.hasServed {
-    ///     print(unused.unusedMessage)
+    /// for case .unused(_, let message) in layer.typeOverrides {
+    ///     print(message)
     /// }
     /// ```
     public var typeOverrides: [Injections.TypeOverride] {

@@ -104,12 +104,13 @@ extension Injections {
         var seen: Set<ObjectIdentifier> = []
         return OverrideRegistry.current.chain.filter(\.isLayer).flatMap(\.typeOverrides)
             .filter { seen.insert(ObjectIdentifier($0.valueType)).inserted }
-            .filter { !$0.hasServed }
-            .map { override in
-                let type = TypeOverride(override)
+            .compactMap { override in
+                guard case .unused(let typeName, let message) = TypeOverride(override) else {
+                    return nil
+                }
                 return .init(
-                    key: "register { ... as \(type.typeName) }", kind: .unusedOverride,
-                    message: type.unusedMessage)
+                    key: "register { ... as \(typeName) }", kind: .unusedOverride,
+                    message: message)
             }
     }
 
@@ -167,7 +168,7 @@ extension Injections {
         ///         keys.resolveIsolated(\.accountsViewModel)
         ///         keys.resolve(\.accountsService)
         ///     }
-        ///     #expect(report.isValid, "\(report)")
+        ///     #expect(report.problems.isEmpty, "\(report)")
         /// }
         /// ```
         ///
@@ -243,23 +244,21 @@ extension Injections {
             }
 
             /// The key, as `\.name`; for an unused override, the override.
-            public let key: String
+            let key: String
             /// What kind of problem it is.
             public let kind: Kind
             /// What went wrong, in words.
-            public let message: String
+            let message: String
 
-            /// The key and the message.
+            /// The key and what went wrong: `\.user: resolved to nil, but it must be set`.
             public var description: String { "\(key): \(message)" }
         }
 
         /// How many keys were checked.
-        public let keyCount: Int
-        /// Every problem found, in the order the keys were named.
+        let keyCount: Int
+        /// Every problem found, in the order the keys were named: empty when every key
+        /// resolved without one.
         public let problems: [Problem]
-
-        /// Whether every key resolved without a problem.
-        public var isValid: Bool { problems.isEmpty }
 
         /// A summary line, then one line per problem.
         public var description: String {

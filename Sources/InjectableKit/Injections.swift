@@ -21,7 +21,7 @@
 /// ```
 ///
 /// Tests and previews replace implementations through overrides, which every resolution checks
-/// before the keypath's own getter: ``register(file:line:_:)`` by type, ``register(_:file:line:factory:)``
+/// before the keypath's own getter: ``register(as:file:line:_:)`` by type, ``register(_:file:line:factory:)``
 /// by key.
 public struct Injections: Sendable {
     /// Identifies the resolution whose getter received this value (0: none). It lets a

@@ -16,7 +16,13 @@
 public final class KeyedContributions<Key: Hashable, Element>: Sequence,
     ExpressibleByDictionaryLiteral
 {
-    /// The elements, by key.
+    /// The elements, by key, as a dictionary: for its `keys`, `count`, `isEmpty` and the rest
+    /// of `Dictionary`'s API.
+    ///
+    /// ```swift
+    /// let handlers = Injections.container.resolve(\.deepLinkHandlers)
+    /// print(handlers.elements.keys.sorted())
+    /// ```
     public let elements: [Key: Element]
     /// The contribution each contributed element came from (not those an override listed), so
     /// that a layer's edits apply to whatever collection is in effect beneath them.
@@ -46,15 +52,6 @@ public final class KeyedContributions<Key: Hashable, Element>: Sequence,
     ///
     /// - Parameter key: The dictionary key.
     public subscript(key: Key) -> Element? { elements[key] }
-
-    /// The keys that have an element.
-    public var keys: Dictionary<Key, Element>.Keys { elements.keys }
-
-    /// How many elements the collection holds.
-    public var count: Int { elements.count }
-
-    /// Whether the collection holds no element.
-    public var isEmpty: Bool { elements.isEmpty }
 
     /// Iterates over the keys and elements, in no particular order.
     ///

@@ -41,13 +41,8 @@ public struct LazyInjectable<Service> {
         nonmutating set { storage.assign(newValue) }
     }
 
-    /// The wrapper's controls: `$renderer.resolve()` and `$renderer.valueIfResolved`.
-    @inlinable
-    public var projectedValue: Projection {
-        Projection(storage: storage)
-    }
-
-    /// What `$property` offers on a `@LazyInjectable` property.
+    /// The wrapper itself, for `$renderer.resolve()` and `$renderer.valueIfResolved`: the
+    /// same spelling as `@Injectable`'s and `@WeakLazyInjectable`'s.
     ///
     /// ```swift
     /// final class ReportViewModel {
@@ -56,34 +51,30 @@ public struct LazyInjectable<Service> {
     ///     func rendererChanged() { $renderer.resolve() }
     /// }
     /// ```
-    public struct Projection {
-        @usableFromInline let storage: LazyStorage
+    @inlinable
+    public var projectedValue: Self { self }
 
-        @inlinable
-        init(storage: LazyStorage) {
-            self.storage = storage
-        }
+    /// Resolves the key again, where this is called (in the `Injections.withOverrides`
+    /// layer in effect there, if any), and keeps the result for every later read: a unique
+    /// key builds a new instance, a cached one returns what its scope holds now. A property
+    /// not read yet makes its first read instead.
+    ///
+    /// Called on the projection: `$renderer.resolve()`.
+    ///
+    /// - Returns: The instance the property now holds.
+    @inlinable @discardableResult
+    public func resolve() -> Service {
+        storage.resolveAgain(as: Service.self)
+    }
 
-        /// Resolves the key again, where this is called (in the `Injections.withOverrides`
-        /// layer in effect there, if any), and keeps the result for every later read: a unique
-        /// key builds a new instance, a cached one returns what its scope holds now. A property
-        /// not read yet makes its first read instead.
-        ///
-        /// - Returns: The instance the property now holds.
-        @inlinable @discardableResult
-        public func resolve() -> Service {
-            storage.resolveAgain(as: Service.self)
-        }
-
-        /// The instance, if the property was read (or assigned) already; `nil` otherwise,
-        /// and while another thread's first read is resolving it. Never resolves the key.
-        @inlinable
-        public var valueIfResolved: Service? {
-            storage.valueIfResolved(as: Service.self)
-        }
+    /// The instance, if the property was read (or assigned) already; `nil` otherwise,
+    /// and while another thread's first read is resolving it. Never resolves the key.
+    ///
+    /// Read on the projection: `$renderer.valueIfResolved`.
+    @inlinable
+    public var valueIfResolved: Service? {
+        storage.valueIfResolved(as: Service.self)
     }
 }
-
-extension LazyInjectable.Projection: Sendable where Service: Sendable {}
 
 extension LazyInjectable: Sendable where Service: Sendable {}

@@ -3,64 +3,59 @@ import Observation
 /// What ``InjectableObject/changes(of:)`` returns: the values read from an observable object,
 /// now and after each change to what was read.
 ///
-/// Its iterator reads the object on the actor of the code that iterates it, which it learns
-/// from `next(isolation:)`: `for await` calls that from iOS 18 and macOS 15 on, so the sequence
-/// needs them.
+/// Each element is `read` applied to the object. Cancellation ends the sequence instead of
+/// throwing, so `for await` needs no `try`.
+///
+/// It is its own iterator: ``makeAsyncIterator()`` starts a new one, which reads the object on
+/// its first `next()`, and then on each change to what it read. It reads the object on the
+/// actor of the code that iterates it, which it learns from `next(isolation:)`: `for await`
+/// calls that from iOS 18 and macOS 15 on, so the sequence needs them.
 @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
-public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence {
-    /// Each value is `read` applied to the object.
-    public typealias Element = Value
-    /// Cancellation ends the sequence instead of throwing.
-    public typealias Failure = Never
-
+public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSequence,
+    AsyncIteratorProtocol
+{
     let object: Object
     let read: (Object) -> Value
+    let signal = ChangeSignal()
+    var started = false
 
-    /// Makes an iterator, which reads the object on its first `next()`.
+    /// A new iteration of the same reads, which reads the object on its first `next()`.
     ///
     /// - Returns: The iterator.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(object: object, read: read)
+    public func makeAsyncIterator() -> Self {
+        ObservedChanges(object: object, read: read)
     }
 
-    /// Reads the object on each `next()`, while tracking what it read.
-    public struct Iterator: AsyncIteratorProtocol {
-        let object: Object
-        let read: (Object) -> Value
-        let signal = ChangeSignal()
-        var started = false
+    /// The next value, read off any actor: what the standard library's own `next()` does
+    /// for an iterator that implements only `next(isolation:)`, here so that no system
+    /// needs that function (iOS 18.0 to 18.3 lack it). `for await` calls
+    /// ``next(isolation:)`` instead, and so does a call `next()` in code: this one is
+    /// disfavoured.
+    ///
+    /// - Returns: The value, or `nil` once the task is cancelled.
+    @_disfavoredOverload
+    public mutating func next() async -> Value? {
+        await next(isolation: nil)
+    }
 
-        /// The next value, read off any actor: what the standard library's own `next()` does
-        /// for an iterator that implements only `next(isolation:)`, here so that no system
-        /// needs that function (iOS 18.0 to 18.3 lack it). `for await` calls
-        /// ``next(isolation:)`` instead, and so does a call `next()` in code: this one is
-        /// disfavoured.
-        ///
-        /// - Returns: The value, or `nil` once the task is cancelled.
-        @_disfavoredOverload
-        public mutating func next() async -> Value? {
-            await next(isolation: nil)
+    /// The next value: the first at once, each later one after a change.
+    ///
+    /// - Parameter actor: The caller's isolation, where `read` runs; leave the default.
+    /// - Returns: The value, or `nil` once the task is cancelled.
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async
+        -> Value?
+    {
+        if started {
+            guard await signal.wait() else { return nil }
+        } else {
+            started = true
+            if Task.isCancelled { return nil }
         }
-
-        /// The next value: the first at once, each later one after a change.
-        ///
-        /// - Parameter actor: The caller's isolation, where `read` runs; leave the default.
-        /// - Returns: The value, or `nil` once the task is cancelled.
-        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async
-            -> Value?
-        {
-            if started {
-                guard await signal.wait() else { return nil }
-            } else {
-                started = true
-                if Task.isCancelled { return nil }
-            }
-            let signal = self.signal
-            return withObservationTracking {
-                read(object)
-            } onChange: {
-                signal.fire()
-            }
+        let signal = self.signal
+        return withObservationTracking {
+            read(object)
+        } onChange: {
+            signal.fire()
         }
     }
 }

@@ -23,12 +23,12 @@ extension Injections {
             case unique, shared, cached, application, graph
         }
 
-        /// The scope's name, for diagnostics.
-        public let name: String
+        /// The scope's name, for diagnostics: its ``description``.
+        let name: String
         /// How long an instance stays cached before the next resolution builds a new one;
         /// `nil` for as long as the scope is not reset.
         @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
-        public var timeToLive: Duration? { expiration?.duration }
+        var timeToLive: Duration? { expiration?.duration }
         /// The time to live, in a form the deployment floor can hold (see `TimeToLive`).
         let expiration: TimeToLive?
         let kind: Kind
@@ -41,7 +41,7 @@ extension Injections {
             Self.registry.add(self)
         }
 
-        /// A textual representation of the scope: its name.
+        /// The scope's name, as it was made (`cached`, `session`), for diagnostics.
         public var description: String { name }
 
         /// Instances held weakly: alive while something else holds them, rebuilt afterwards.

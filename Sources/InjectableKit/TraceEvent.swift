@@ -1,36 +1,44 @@
 extension Injections {
-    /// One finished resolution, as the trace reports it (see ``Injections/trace(_:)``).
-    public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
-        /// The key, as `\.name`; `\.<Type>` where its name is not known.
-        public let key: String
-        /// The scope of the instance: `unique` when the registration uses no scope helper.
-        public let scope: String
-        /// Whether the resolution built a new instance, rather than reusing a cached one.
-        public let built: Bool
-        /// Whether an override, not the key's own registration, served it.
-        public let overridden: Bool
-        /// How deep the resolution is nested: 0 for one the program asked for, 1 for a key
-        /// its registration resolved, and so on.
-        public let depth: Int
-        /// The chain of keys, first key last too, when the event reports a dependency cycle
-        /// (`[\.a, \.b, \.a]`), which then stops the process; `nil` for a resolution.
-        public let cycle: [String]?
+    /// One event of the resolution trace (see ``Injections/trace(_:)``): a finished resolution,
+    /// or the dependency cycle that is about to stop the process.
+    ///
+    /// ```swift
+    /// Injections.container.trace { event in
+    ///     if case .resolved(let key, _, built: true, _, _) = event { print("built \(key)") }
+    /// }
+    /// ```
+    public enum TraceEvent: Sendable, Hashable, CustomStringConvertible {
+        /// A finished resolution of `key` (as `\.name`; `\.<Type>` where its name is not
+        /// known), served from `scope` (`unique` when the registration uses no scope helper).
+        /// `built` says whether it built a new instance rather than reusing a cached one,
+        /// `overridden` whether an override, not the key's own registration, served it, and
+        /// `depth` how deep it is nested: 0 for one the program asked for, 1 for a key its
+        /// registration resolved, and so on.
+        case resolved(key: String, scope: String, built: Bool, overridden: Bool, depth: Int)
+        /// A dependency cycle, which then stops the process: the chain of keys, first key last
+        /// too (`[\.a, \.b, \.a]`).
+        case cycle([String])
 
         /// A readable line: indented by depth, for example `  \.api (cached) reused`, or
         /// `cycle: \.a -> \.b -> \.a`.
         public var description: String {
-            if let cycle { return "cycle: " + cycle.joined(separator: " -> ") }
-            return String(repeating: "  ", count: depth) + "\(key) (\(scope)) "
-                + (built ? "built" : "reused") + (overridden ? ", override" : "")
+            switch self {
+            case .cycle(let chain):
+                return "cycle: " + chain.joined(separator: " -> ")
+            case .resolved(let key, let scope, let built, let overridden, let depth):
+                return String(repeating: "  ", count: depth) + "\(key) (\(scope)) "
+                    + (built ? "built" : "reused") + (overridden ? ", override" : "")
+            }
         }
     }
 
     /// Starts the resolution trace: every resolution, once it finishes, is reported to `log`,
-    /// innermost first (a key's dependencies before the key).
+    /// innermost first (a key's dependencies before the key). `nil` stops it.
     ///
     /// ```swift
     /// Injections.container.trace()                  // prints each resolution
     /// Injections.container.trace { logger.debug("\($0)") }
+    /// Injections.container.trace(nil)               // stops
     /// ```
     ///
     /// Off by default, and free while off: the fast path of resolution does not look at it.
@@ -42,14 +50,10 @@ extension Injections {
     /// traces; stop it in the same layer. Started outside any layer, it reports every
     /// resolution.
     ///
-    /// - Parameter log: Receives each resolution; by default, prints it.
-    public func trace(_ log: @escaping @Sendable (TraceEvent) -> Void = { print($0) }) {
+    /// - Parameter log: Receives each resolution; by default, prints it. `nil` stops the trace
+    ///   started in the same layer (or outside any layer).
+    public func trace(_ log: (@Sendable (TraceEvent) -> Void)? = { print($0) }) {
         Diagnostics.setTracer(log, in: Layers.current)
-    }
-
-    /// Stops the resolution trace started in the same layer (or outside any layer).
-    public func stopTracing() {
-        Diagnostics.setTracer(nil, in: Layers.current)
     }
 
     /// Starts recording which key resolved which, to export as a graph with

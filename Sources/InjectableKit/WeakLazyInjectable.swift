@@ -50,12 +50,8 @@ public struct WeakLazyInjectable<Service> {
         nonmutating set { storage.assign(newValue) }
     }
 
-    /// The wrapper's controls: `$parent.resolve()` and `$parent.valueIfResolved`.
-    public var projectedValue: Projection {
-        Projection(storage: storage)
-    }
-
-    /// What `$property` offers on a `@WeakLazyInjectable` property.
+    /// The wrapper itself, for `$parent.resolve()` and `$parent.valueIfResolved`: the same
+    /// spelling as `@Injectable`'s and `@LazyInjectable`'s.
     ///
     /// ```swift
     /// final class Child {
@@ -63,28 +59,28 @@ public struct WeakLazyInjectable<Service> {
     ///     func parentChanged() { $parent.resolve() }
     /// }
     /// ```
-    public struct Projection {
-        let storage: WeakLazyStorage<Service>
+    public var projectedValue: Self { self }
 
-        /// Resolves the key again, where this is called (in the `Injections.withOverrides`
-        /// layer in effect there, if any), and holds the result weakly for every later read. A
-        /// property not read yet makes its first read instead.
-        ///
-        /// - Returns: The instance the property now holds, if it is alive.
-        @discardableResult
-        public func resolve() -> Service? {
-            storage.resolveAgain()
-        }
+    /// Resolves the key again, where this is called (in the `Injections.withOverrides`
+    /// layer in effect there, if any), and holds the result weakly for every later read. A
+    /// property not read yet makes its first read instead.
+    ///
+    /// Called on the projection: `$parent.resolve()`.
+    ///
+    /// - Returns: The instance the property now holds, if it is alive.
+    @discardableResult
+    public func resolve() -> Service? {
+        storage.resolveAgain()
+    }
 
-        /// The instance, if the property was read (or assigned) already and the instance is
-        /// alive; `nil` otherwise, and while another thread's first read is resolving it.
-        /// Never resolves the key.
-        public var valueIfResolved: Service? {
-            storage.valueIfResolved
-        }
+    /// The instance, if the property was read (or assigned) already and the instance is
+    /// alive; `nil` otherwise, and while another thread's first read is resolving it.
+    /// Never resolves the key.
+    ///
+    /// Read on the projection: `$parent.valueIfResolved`.
+    public var valueIfResolved: Service? {
+        storage.valueIfResolved
     }
 }
-
-extension WeakLazyInjectable.Projection: Sendable where Service: Sendable {}
 
 extension WeakLazyInjectable: Sendable where Service: Sendable {}

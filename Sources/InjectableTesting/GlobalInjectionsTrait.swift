@@ -48,18 +48,9 @@ public struct GlobalInjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     /// ```
     public init() {}
 
-    /// Applies to the tests of nested suites too.
+    /// Applies to the tests of nested suites too. (So Swift Testing's default
+    /// `scopeProvider(for:testCase:)` gives a scope to each test case only, none to a suite.)
     public var isRecursive: Bool { true }
-
-    /// Provides a scope for each test case only.
-    ///
-    /// - Parameters:
-    ///   - test: The test or suite the trait is applied to.
-    ///   - testCase: The test case about to run, or `nil` for a test or suite as a whole.
-    /// - Returns: The trait for a test case; otherwise `nil`.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
 
     /// Runs a test case between `push()` and `pop(to:)` of the global overrides, its changes
     /// of them expected.

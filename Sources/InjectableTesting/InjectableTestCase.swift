@@ -48,7 +48,7 @@ open class InjectableTestCase: XCTestCase {
         XCTestCases.observe()
         let layer = Injections.makeOverrides { registerOverrides($0) }
         TestIssueReporter.xctestCase {
-            Injections._withTestOverrides(layer) {
+            Injections.withOverrides(Injections._testLayer(layer)) {
                 super.invokeTest()
             }
         }
@@ -56,8 +56,8 @@ open class InjectableTestCase: XCTestCase {
         guard reportsUnusedOverrides, let run = testRun, !run.hasBeenSkipped,
             run.totalFailureCount == 0
         else { return }
-        for override in layer.typeOverrides where !override.hasServed {
-            XCTFail("InjectableKit: " + override.unusedMessage)
+        for case .unused(_, let message) in layer.typeOverrides {
+            XCTFail("InjectableKit: " + message)
         }
     }
 }

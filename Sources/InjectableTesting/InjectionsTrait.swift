@@ -87,7 +87,7 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         await Injections.withOverrides(layer) { await configure(.container) }
         do {
             try await TestIssueReporter.layered {
-                try await Injections._withTestOverrides(layer) {
+                try await Injections.withOverrides(Injections._testLayer(layer)) {
                     try await function()
                 }
             }

@@ -14,9 +14,11 @@ final class TypeOverrideUsage: @unchecked Sendable {
         var outermostIsSuite = false
         /// Whether a case threw: its overrides' use is unknown, so nothing is reported.
         var incomplete = false
-        /// Each overridden type, in the order first registered, and whether any case used it.
+        /// Each overridden type, and whether any case used it.
         var served: [String: Bool] = [:]
-        var order: [Injections.TypeOverride] = []
+        /// Each overridden type, in the order first registered, with the message that says it
+        /// served nothing, if it served nothing in that first case.
+        var order: [(typeName: String, unusedMessage: String?)] = []
     }
 
     private let lock = NSLock()
@@ -38,9 +40,15 @@ final class TypeOverrideUsage: @unchecked Sendable {
     func record(_ overrides: [Injections.TypeOverride]) {
         lock.locked {
             for override in overrides {
-                if state.served[override.typeName] == nil { state.order.append(override) }
-                state.served[override.typeName, default: false] =
-                    state.served[override.typeName, default: false] || override.hasServed
+                let (typeName, message): (String, String?) =
+                    switch override {
+                    case .served(let typeName): (typeName, nil)
+                    case .unused(let typeName, let message): (typeName, message)
+                    }
+                // A type whose first case used it is never reported: its message is not needed.
+                if state.served[typeName] == nil { state.order.append((typeName, message)) }
+                state.served[typeName, default: false] =
+                    state.served[typeName, default: false] || message == nil
             }
         }
     }
@@ -56,7 +64,7 @@ final class TypeOverrideUsage: @unchecked Sendable {
             defer { state = State() }
             guard !state.incomplete else { return ([], state.outermostIsSuite) }
             let messages = state.order.filter { state.served[$0.typeName] == false }
-                .map { "InjectableKit: " + $0.unusedMessage }
+                .compactMap { $0.unusedMessage.map { "InjectableKit: " + $0 } }
             return (messages, state.outermostIsSuite)
         }
     }

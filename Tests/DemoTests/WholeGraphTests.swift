@@ -14,8 +14,11 @@ import Testing
             Injections.verifyAll()
         }
         // DemoKit's 16 keys; its subscript needs an argument and is left out.
-        #expect(report.keyCount == 16)
+        #expect(report.description.hasPrefix("InjectableKit verified 16 keys: 2 problems"))
         #expect(report.problems.map(\.kind) == [.cycle, .cycle], "\(report)")
-        #expect(report.problems.map(\.key) == [#"\.plantedLedger"#, #"\.plantedAudit"#])
+        #expect(
+            report.problems.map { String($0.description.prefix { $0 != ":" }) } == [
+                #"\.plantedLedger"#, #"\.plantedAudit"#,
+            ])
     }
 }

@@ -45,6 +45,16 @@ extension Injections {
         let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
         #expect(now == "outer")
     }
+
+    /// Swift Testing's default for a recursive suite trait: a scope per test case, none for a
+    /// test or suite as a whole.
+    @Test func theTraitScopesEachTestCaseOnly() throws {
+        let test = try #require(Test.current)
+        let testCase = try #require(Test.Case.current)
+        let trait = GlobalInjectionsTrait()
+        #expect(trait.scopeProvider(for: test, testCase: testCase) != nil)
+        #expect(trait.scopeProvider(for: test, testCase: nil) == nil)
+    }
 }
 
 /// Test cases of two `.globalInjections` suites that run at once take turns: each keeps its

@@ -173,14 +173,14 @@ struct InjectableKitScenarios: Suite {
             container.trace { _ in }
             container.recordGraph()
             blackHole(container.resolve(\.benchTraced))
-            container.stopTracing()
+            container.trace(nil)
             container.stopRecordingGraph()
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }
         case .traceOn:
             container.trace { blackHole($0) }
-            defer { container.stopTracing() }
+            defer { container.trace(nil) }
             return harness.measure { n in
                 for _ in 0..<n { blackHole(container.resolve(\.benchTraced)) }
             }

@@ -14,11 +14,11 @@ import Testing
             return Injections.container.stopRecordingGraph()
         }
         #expect(
-            graph.nodes.map { "\($0.key) (\($0.scope))" } == [
+            graph.nodes.map(\.description) == [
                 "\\.consoleSink (cached)", "\\.fileSink (cached)", "\\.sinks (cached)",
             ])
         #expect(
-            graph.edges.map { "\($0.from) -> \($0.to)" } == [
+            graph.nodes.flatMap { node in node.dependencies.map { "\(node.key) -> \($0)" } } == [
                 "\\.sinks -> \\.consoleSink", "\\.sinks -> \\.fileSink",
             ])
     }
@@ -28,10 +28,11 @@ import Testing
         Injections.withOverrides { _ in
         } operation: {
             Injections.container.trace { event in
-                events.withLock { $0.append("\(event.key) \(event.depth)") }
+                guard case .resolved(let key, _, _, _, let depth) = event else { return }
+                events.withLock { $0.append("\(key) \(depth)") }
             }
             _ = Injections.container.resolve(\.sinks)
-            Injections.container.stopTracing()
+            Injections.container.trace(nil)
         }
         #expect(events.withLock { $0 } == ["\\.consoleSink 1", "\\.fileSink 1", "\\.sinks 0"])
     }
@@ -41,7 +42,7 @@ import Testing
         #expect(report.problems.count == 1)
         #expect(report.problems.first?.kind == .stopped)
         #expect(
-            report.problems.first?.message.contains("\\.requiredSinks needs at least 1 element")
+            report.problems.first?.description.contains("\\.requiredSinks needs at least 1 element")
                 == true)
     }
 
@@ -51,15 +52,15 @@ import Testing
             $0.resolve(\.clashingSinks)
         }
         #expect(report.problems.map(\.kind) == [.stopped, .stopped])
-        #expect(report.problems.first?.message.contains("the same element") == true)
-        #expect(report.problems.last?.message.contains("for the key sink") == true)
+        #expect(report.problems.first?.description.contains("the same element") == true)
+        #expect(report.problems.last?.description.contains("for the key sink") == true)
     }
 
     @Test func aCycleThroughAnElementIsNamedLikeAnyOther() {
         let report = Injections.verify { $0.resolve(\.cyclicSinks) }
         #expect(report.problems.first?.kind == .cycle)
         #expect(
-            report.problems.first?.message.contains(
+            report.problems.first?.description.contains(
                 "\\.cyclicSinks -> \\.cyclicSink -> \\.cyclicSinks") == true,
             "\(report)")
     }

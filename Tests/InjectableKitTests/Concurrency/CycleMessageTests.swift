@@ -18,7 +18,7 @@ import Testing
 
     @Test func verifyReportsTheCycleAsTheStopDoes() {
         let report = Injections.verify { $0.resolve(\.cycleSession) }
-        let messages = report.problems.map(\.message)
+        let messages = report.problems.map(\.description)
         #expect(
             messages.contains {
                 $0.contains(#"dependency cycle: \.cycleSession -> \.cycleAPI -> \.cycleSession"#)

@@ -95,7 +95,7 @@ enum ModelOperation: CustomStringConvertible {
         case .resetAll: "reset()"
         case .push: "push()"
         case .pop: "pop()"
-        case .resetScope(let key): "\(key.scope.map(\.name) ?? "none").reset()"
+        case .resetScope(let key): "\(key.scope.map(\.description) ?? "none").reset()"
         case .dropHeld: "drop every held instance"
         }
     }

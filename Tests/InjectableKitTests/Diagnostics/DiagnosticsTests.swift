@@ -76,7 +76,7 @@ extension Injections {
         ) {
             Injections.container.trace()
             _ = Injections.container.resolve(\.diagnosticsScreen)
-            Injections.container.stopTracing()
+            Injections.container.trace(nil)
             _ = Injections.container.resolve(\.diagnosticsStore)  // not traced any more
         }
         #expect(

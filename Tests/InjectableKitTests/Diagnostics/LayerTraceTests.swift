@@ -35,7 +35,10 @@ extension Injections {
     @Test func aTraceStartedInALayerReportsThatLayersResolutionsOnly() async {
         let events = Guarded<[String]>([])
         await whileAnotherLayerResolves {
-            Injections.container.trace { event in events.withLock { $0.append(event.key) } }
+            Injections.container.trace { event in
+                guard case .resolved(let key, _, _, _, _) = event else { return }
+                events.withLock { $0.append(key) }
+            }
             for _ in 0..<50 {
                 _ = Injections.container.resolve(\.layerTraceMine)
                 await Task.yield()
@@ -45,7 +48,7 @@ extension Injections {
             } operation: {
                 _ = Injections.container.resolve(\.diagnosticsAPI)
             }
-            Injections.container.stopTracing()
+            Injections.container.trace(nil)
         }
         let keys = events.withLock { $0 }
         #expect(keys.contains(#"\.layerTraceMine"#))

@@ -20,6 +20,10 @@ extension Injections {
     subscript(session user: String, device device: Int) -> Session {
         cached(resolve(\.makeSession)(user, device))
     }
+
+    var makeTriple: @Sendable (Int, Int, Int) -> Int { { $0 + $1 + $2 } }
+    var makeNothing: @Sendable () -> Int { { 0 } }
+    var argumentAnything: any Sendable { "live" }
 }
 
 /// Overrides that take a key's arguments, through a key of function type. Each test runs in its
@@ -92,6 +96,24 @@ extension Injections {
             #expect(Injections.container.resolve(\.[session: "bob", device: 1]).user == "bob")
             let cached = Injections.container.resolve(\.[session: "bob", device: 1])
             #expect(Injections.container.resolve(\.[session: "b" + "ob", device: 1]) === cached)
+        }
+    }
+
+    @Test func oneFormServesEveryNumberOfArguments() {
+        Injections.withOverrides {
+            $0.register(\.makeTriple) { a, b, c in a * b * c }
+            $0.register(\.makeNothing) { 7 }
+        } operation: {
+            #expect(Injections.container.resolve(\.makeTriple)(2, 3, 4) == 24)
+            #expect(Injections.container.resolve(\.makeNothing)() == 7)
+        }
+    }
+
+    @Test func aKeyThatAClosureConvertsToIsOverriddenByItsValue() {
+        Injections.withOverrides {
+            $0.register(\.argumentAnything) { "mock" }
+        } operation: {
+            #expect(Injections.container.resolve(\.argumentAnything) as? String == "mock")
         }
     }
 }

@@ -1,6 +1,7 @@
-import InjectableKit
 import InjectableTesting
 import Testing
+
+@testable import InjectableKit
 
 extension GlobalContainerTests {
     @Suite struct ScopeTests {

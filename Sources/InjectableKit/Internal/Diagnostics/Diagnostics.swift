@@ -96,9 +96,9 @@ enum Diagnostics {
         let node = Injections.DependencyGraph.Node(
             key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
             overridden: frame.servedByOverride)
-        let event = Injections.TraceEvent(
+        let event = Injections.TraceEvent.resolved(
             key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
-            overridden: frame.servedByOverride, depth: frame.depth - 1, cycle: nil)
+            overridden: frame.servedByOverride, depth: frame.depth - 1)
         let found = lock.withLock { sinks(in: frame.layer) }
         for sinks in found {
             sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
@@ -110,10 +110,7 @@ enum Diagnostics {
         let layer = Layers.current
         let found = lock.withLock { sinks(in: layer) }
         for tracer in found.compactMap(\.tracer) {
-            tracer(
-                Injections.TraceEvent(
-                    key: names.first ?? "", scope: "", built: false, overridden: false, depth: 0,
-                    cycle: names))
+            tracer(.cycle(names))
         }
     }
 }
