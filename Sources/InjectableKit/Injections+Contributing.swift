@@ -52,7 +52,7 @@ extension Injections {
         let call = "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
         Self.edit(
             collection, with: .add(Contribution(element: element, dictionaryKey: nil, site: site)),
-            call: "\(call) at \(site)")
+            call: "\(call) at \(site)", file: file, line: line)
     }
 
     /// Contributes an element key to a dictionary collection key, under `key`.
@@ -82,7 +82,7 @@ extension Injections {
         Self.edit(
             collection,
             with: .add(Contribution(element: element, dictionaryKey: AnyHashable(key), site: site)),
-            call: "\(call) at \(site)")
+            call: "\(call) at \(site)", file: file, line: line)
     }
 
     /// Removes an element from an array or dictionary collection key: the collection's
@@ -111,7 +111,7 @@ extension Injections {
         Self.edit(
             collection, with: .removeElement(element),
             call: "removeContribution(\(KeyNames.describe(element)), from: "
-                + "\(KeyNames.describe(collection))) at \(file):\(line)")
+                + "\(KeyNames.describe(collection))) at \(file):\(line)", file: file, line: line)
     }
 
     /// Removes the element filed under `key` from a dictionary collection key, as
@@ -134,12 +134,14 @@ extension Injections {
         Self.edit(
             collection, with: .removeKey(AnyHashable(key)),
             call: "removeContribution(forKey: \(key), from: \(KeyNames.describe(collection))) "
-                + "at \(file):\(line)")
+                + "at \(file):\(line)", file: file, line: line)
     }
 
-    /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect.
+    /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect;
+    /// `file` and `line` locate a mistake's report in a test.
     private static func edit<Collection>(
-        _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit, call: String
+        _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit, call: String,
+        file: StaticString, line: UInt
     ) {
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
@@ -151,11 +153,13 @@ extension Injections {
             return
         }
         // Either mistake, in a test, fails the test and the edit is not made.
-        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call) }
+        guard inHook || onMainActor else {
+            return CollectionFailure.outsideHook(call, file: file, line: line)
+        }
         switch ContributionTable.shared.apply(edit, to: collection, inHook: inHook) {
         case nil: break
         case .resolved(let resolvedBy):
-            CollectionFailure.afterResolution(call, resolvedBy: resolvedBy)
+            CollectionFailure.afterResolution(call, resolvedBy: resolvedBy, file: file, line: line)
         case .notContributed: CollectionFailure.notContributed(call)
         }
     }
@@ -194,7 +198,9 @@ extension Injections {
         let call = "contributeOnMainActor { ... } at \(file):\(line)"
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
-        guard AutoRegistration.isRunningHook else { return CollectionFailure.outsideHook(call) }
+        guard AutoRegistration.isRunningHook else {
+            return CollectionFailure.outsideHook(call, file: file, line: line)
+        }
         ContributionTable.shared.addMainActorContributor(contribute)
     }
 }
