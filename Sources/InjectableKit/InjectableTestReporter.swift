@@ -44,22 +44,38 @@ public protocol _InjectableTestReporter: Sendable {
     /// _ = Injections.container.resolve(\.date.now)   // a keypath through a key
     /// ```
     ///
-    /// - Parameter message: What happened, the key, and the fix.
+    /// - Parameters:
+    ///   - message: What happened, the key, and the fix.
+    ///   - fileID: The call that made the mistake (`#fileID`), if the library knows it: a
+    ///     contribution's. A resolution does not take its call site, so that its inlined code
+    ///     stays small: `nil` for a `liveOnly` value or a keypath through a key.
+    ///   - line: The line of that call.
     /// - Returns: Whether the report was recorded as a failure of a test, so the run goes on;
     ///   `false` stops the process, as outside tests.
-    static func reportMistake(_ message: String) -> Bool
+    static func reportMistake(_ message: String, fileID: String?, line: Int) -> Bool
 
-    /// A resolution made outside any layer, of a key that a running test overrides in its
-    /// layer: work that left the test's task, which got the live value.
+    /// Whether a resolution made now, outside any layer, of a key that a running test overrides
+    /// in its layer, is to be reported: work that left a test's task (`Task.detached`, a
+    /// thread), rather than a test's own resolution outside any layer. Asked in the resolving
+    /// task; the report itself comes later, through ``reportUnlayeredResolution(_:)``.
     ///
     /// ```swift
     /// Task.detached { _ = Injections.container.resolve(\.api) }   // in a layered test
     /// ```
     ///
-    /// - Parameters:
-    ///   - message: The key, what the resolution got, and the fix.
-    ///   - key: Tells the key apart from others, even of the same type, to report each once.
-    static func reportUnlayeredResolution(_ message: String, key: String)
+    /// - Returns: Whether to report the resolution to the tests that override its key.
+    static func reportsUnlayeredResolution() -> Bool
+
+    /// A resolution made outside any layer, of a key that the running test overrides in its
+    /// layer: work that left the test's task, which got the live value. Made in that test's
+    /// own task as its layer closes, once per key, so that the report is that test's.
+    ///
+    /// ```swift
+    /// Task.detached { _ = Injections.container.resolve(\.api) }   // in a layered test
+    /// ```
+    ///
+    /// - Parameter message: The key, what the resolution got, and the fix.
+    static func reportUnlayeredResolution(_ message: String)
 }
 
 extension _InjectableTestReporter {

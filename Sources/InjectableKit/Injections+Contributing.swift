@@ -52,7 +52,7 @@ extension Injections {
         Self.edit(
             collection, with: .add(Contribution(element: element, dictionaryKey: nil, site: site)),
             call: "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)))"
-                + " at \(site)")
+                + " at \(site)", file: file, line: line)
     }
 
     /// Contributes an element key to a dictionary collection key, under `key`.
@@ -80,7 +80,7 @@ extension Injections {
             collection,
             with: .add(Contribution(element: element, dictionaryKey: AnyHashable(key), site: site)),
             call: "contribute(\(KeyNames.describe(element)), to: \(KeyNames.describe(collection)), "
-                + "forKey: \(key)) at \(site)")
+                + "forKey: \(key)) at \(site)", file: file, line: line)
     }
 
     /// Removes an element from an array or dictionary collection key: the collection's
@@ -109,7 +109,7 @@ extension Injections {
         Self.edit(
             collection, with: .removeElement(element),
             call: "removeContribution(\(KeyNames.describe(element)), from: "
-                + "\(KeyNames.describe(collection))) at \(file):\(line)")
+                + "\(KeyNames.describe(collection))) at \(file):\(line)", file: file, line: line)
     }
 
     /// Removes the element filed under `key` from a dictionary collection key, as
@@ -132,13 +132,14 @@ extension Injections {
         Self.edit(
             collection, with: .removeKey(AnyHashable(key)),
             call: "removeContribution(forKey: \(key), from: \(KeyNames.describe(collection))) "
-                + "at \(file):\(line)")
+                + "at \(file):\(line)", file: file, line: line)
     }
 
-    /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect.
+    /// Makes `edit` to `collection` globally, from the hook, or in the layer in effect;
+    /// `file` and `line` locate a mistake's report in a test.
     private static func edit<Collection>(
         _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit,
-        call: @autoclosure () -> String
+        call: @autoclosure () -> String, file: StaticString, line: UInt
     ) {
         Sealing.refuseIfSealed(call())
         AutoRegistration.ensure()
@@ -150,11 +151,14 @@ extension Injections {
             return
         }
         // Either mistake, in a test, fails the test and the edit is not made.
-        guard inHook || onMainActor else { return CollectionFailure.outsideHook(call()) }
+        guard inHook || onMainActor else {
+            return CollectionFailure.outsideHook(call(), file: file, line: line)
+        }
         switch ContributionTable.shared.apply(edit, to: collection, inHook: inHook) {
         case nil: break
         case .resolved(let resolvedBy):
-            CollectionFailure.afterResolution(call(), resolvedBy: resolvedBy)
+            CollectionFailure.afterResolution(
+                call(), resolvedBy: resolvedBy, file: file, line: line)
         case .notContributed: CollectionFailure.notContributed(call())
         }
     }
@@ -193,7 +197,9 @@ extension Injections {
         let call = "contributeOnMainActor { ... } at \(file):\(line)"
         Sealing.refuseIfSealed(call)
         AutoRegistration.ensure()
-        guard AutoRegistration.isRunningHook else { return CollectionFailure.outsideHook(call) }
+        guard AutoRegistration.isRunningHook else {
+            return CollectionFailure.outsideHook(call, file: file, line: line)
+        }
         ContributionTable.shared.addMainActorContributor(contribute)
     }
 }

@@ -31,8 +31,9 @@ enum TestIssueReporter: _InjectableTestReporter {
     }
 
     /// Collects, instead of recording them, the reports no test is known to own while
-    /// `operation` runs, made
-    /// whether or not `.globalInjections` tests run (this library's run has some at any time).
+    /// `operation` runs, made whether or not `.globalInjections` tests run (this library's run
+    /// has some at any time). A resolution outside any layer is reported then too, to the test
+    /// that overrides its key, as an issue of that test.
     static func unattributedReports(
         during operation: () async throws -> Void
     ) async rethrows -> [String] {
@@ -78,21 +79,22 @@ enum TestIssueReporter: _InjectableTestReporter {
         lock.locked { state.layeredTests == 0 && state.globalTests == 0 }
     }
 
-    static func reportMistake(_ message: String) -> Bool {
+    static func reportMistake(_ message: String, fileID: String?, line: Int) -> Bool {
         // The run goes on wherever the report lands: a test's issue, an XCTest case's failure,
         // or once the run's while tests run in the traits.
+        let site = fileID.map { SourceLocation(fileID: $0, filePath: $0, line: line, column: 1) }
         if let test = Test.current {
-            // The resolution's call site is not known here: at the test's own declaration, not
-            // in this file.
-            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+            // A resolution's call site is not known: then at the test's own declaration.
+            Issue.record(Comment(rawValue: message), sourceLocation: site ?? test.sourceLocation)
             return true
         }
         XCTestCases.observe()
         let (xctestCases, traitTests) = lock.locked {
             (state.xctestCases, state.layeredTests + state.globalTests + state.sinks.count)
         }
-        if xctestCases > 0 || XCTestCases.running > 0 {
-            XCTFail(message)
+        if XCTestCases.fail(message, fileID: fileID, line: line) { return true }
+        if xctestCases > 0 {
+            XCTFail(message)  // a case that started before the observer was registered
             return true
         }
         // No test known to record it (work outside every test): stopping is the one report
@@ -102,22 +104,34 @@ enum TestIssueReporter: _InjectableTestReporter {
             (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
         }
         guard report else { return true }
-        if sinks.isEmpty { Issue.record(Comment(rawValue: message)) }
+        if sinks.isEmpty {
+            if let site {
+                Issue.record(Comment(rawValue: message), sourceLocation: site)
+            } else {
+                Issue.record(Comment(rawValue: message))
+            }
+        }
         for sink in sinks { sink(message) }
         return true
     }
 
-    static func reportUnlayeredResolution(_ message: String, key: String) {
+    static func reportsUnlayeredResolution() -> Bool {
         // A test's own resolution outside any layer asks for the live value: only work that
-        // left its test's task (no current test) is reported, once per key.
-        guard Test.current == nil else { return }
-        let site = "resolution of \(key)"
-        let xctest = lock.locked {
-            state.xctestCases > 0 && state.reportedSites.insert(site).inserted
+        // left its test's task (no current test) is reported. Work a `.globalInjections` test
+        // left is not told apart from a layered test's, so none is while one runs (except to
+        // this library's collecting tests, which run beside such tests).
+        guard Test.current == nil else { return false }
+        return lock.locked { state.globalTests == 0 || !state.sinks.isEmpty }
+    }
+
+    static func reportUnlayeredResolution(_ message: String) {
+        // In the overriding test's task, as its layer closes: its issue, at its declaration
+        // (the resolution's call site is not known), or its XCTest case's failure.
+        if let test = Test.current {
+            Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
+        } else if !XCTestCases.fail(message, fileID: nil, line: 0) {
+            XCTFail(message)  // a case that started before the observer was registered
         }
-        // Work an `InjectableTestCase` test started: XCTest runs one test at a time.
-        if xctest { XCTFail(message) }
-        recordOnce(message, site: site, location: nil)
     }
 
     /// Records `message` as an issue of the current test; without one (work that left its
@@ -134,7 +148,7 @@ enum TestIssueReporter: _InjectableTestReporter {
 
     /// Records `message`, which no test is known to own, the first time `site` reports while
     /// layered tests run (to this library's collecting tests, if any).
-    private static func recordOnce(_ message: String, site: String, location: SourceLocation?) {
+    private static func recordOnce(_ message: String, site: String, location: SourceLocation) {
         let (report, sinks) = lock.locked {
             (
                 state.layeredTests > 0
@@ -144,13 +158,7 @@ enum TestIssueReporter: _InjectableTestReporter {
             )
         }
         guard report else { return }
-        if sinks.isEmpty {
-            if let location {
-                Issue.record(Comment(rawValue: message), sourceLocation: location)
-            } else {
-                Issue.record(Comment(rawValue: message))
-            }
-        }
+        if sinks.isEmpty { Issue.record(Comment(rawValue: message), sourceLocation: location) }
         for sink in sinks { sink(message) }
     }
 

@@ -21,20 +21,24 @@ final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
     static var running: Int { shared.lock.locked { shared.cases.count } }
 
     /// Records `message` as a failure of the innermost case running, at `fileID`:`line` (the
-    /// test's own call), rather than at this library's call to `XCTFail`.
+    /// test's own call), rather than at this library's call to `XCTFail`; with no `fileID`
+    /// (a call site the library does not know), without a location, as XCTest records one.
     ///
     /// - Returns: Whether a case was running to record it.
-    static func fail(_ message: String, fileID: String, line: Int) -> Bool {
+    static func fail(_ message: String, fileID: String?, line: Int) -> Bool {
         guard let testCase = shared.lock.locked({ shared.cases.last }) else { return false }
         #if canImport(Darwin)
-            let location = XCTSourceCodeLocation(filePath: fileID, lineNumber: line)
+            let location = fileID.map { XCTSourceCodeLocation(filePath: $0, lineNumber: line) }
             testCase.record(
                 XCTIssue(
                     type: .assertionFailure, compactDescription: message,
                     sourceCodeContext: XCTSourceCodeContext(location: location)))
         #else
+            // NB: `recordFailure` here takes a file, which XCTest itself writes `<unknown>` when
+            // it has none (its run's form, which takes `nil`, is internal).
             testCase.recordFailure(
-                withDescription: message, inFile: fileID, atLine: line, expected: true)
+                withDescription: message, inFile: fileID ?? "<unknown>", atLine: line,
+                expected: true)
         #endif
         return true
     }

@@ -13,6 +13,11 @@ struct FixedClock: Clock {
     let now: String
 }
 
+/// A clock registered by its own type: keys declared `any Clock` never ask for it.
+struct ConcreteClock: Clock {
+    let now = "concrete"
+}
+
 final class Greeter: Sendable {
     let clock: any Clock
     init(clock: any Clock) { self.clock = clock }

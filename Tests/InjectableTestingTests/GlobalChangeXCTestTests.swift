@@ -6,6 +6,8 @@ import XCTest
 extension Injections {
     var xctestLeakClock: any Clock { SystemClock() }
     var xctestLiveOnlyClock: any Clock { liveOnly(SystemClock()) }
+    var xctestDetachedClock: any Clock { shared(SystemClock()) }
+    var xctestClocks: Contributions<any Clock> { cached(contributions(to: \.xctestClocks)) }
 }
 
 /// An XCTest case that changes the global overrides fails, unless it saves and restores them
@@ -75,6 +77,49 @@ final class LiveOnlyXCTestTests: XCTestCase {
         }
         probe.run()
         expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+        // A resolution's call site is not known: no location, rather than the library's.
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations == ["<unknown>:0"], "the failure unlocated")
+    }
+
+    func testAContributionOutsideTheHookInAPlainXCTestCaseFailsItAtTheCall() {
+        let line = #line + 2
+        let probe = PlainProbe(name: "contribution") { _ in
+            Injections.container.contribute(\.xctestLeakClock, to: \.xctestClocks)
+        }
+        probe.run()
+        let run = probe.testRun as? QuietRun
+        expectAfterProbe(run?.failures.first?.contains("was made outside") == true, "the failure")
+        expectAfterProbe(
+            run?.locations == ["InjectableTestingTests/GlobalChangeXCTestTests.swift:\(line)"],
+            "the failure at the contribution")
+    }
+
+    func testAResolutionInAThreadALayeredCaseStartedFailsThatCaseAtItsEnd() {
+        final class OverridingProbe: InjectableTestCase {
+            override var testRunClass: AnyClass? { QuietRun.self }
+            override func registerOverrides(_ injections: Injections) {
+                injections.register(\.xctestDetachedClock) { FixedClock(now: "mock") }
+            }
+        }
+        nonisolated(unsafe) var seen: [String] = []
+        let probe = OverridingProbe(name: "detached") { _ in
+            for _ in 0..<2 {  // reported once per key
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    seen.append(Injections.container.resolve(\.xctestDetachedClock).now)
+                    done.signal()
+                }.start()
+                done.wait()
+            }
+        }
+        probe.run()
+        expectAfterProbe(seen == ["live", "live"], "the thread got the live value")
+        let run = probe.testRun as? QuietRun
+        expectAfterProbe(run?.failures.count == 1, "the probe's failures: 1")
+        expectAfterProbe(
+            run?.failures.first?.contains("resolved outside any layer") == true, "the failure")
+        expectAfterProbe(run?.locations == ["<unknown>:0"], "the failure unlocated")
     }
 
     func testAKeypathThroughAKeyInAPlainXCTestCaseFailsItAndResolves() {

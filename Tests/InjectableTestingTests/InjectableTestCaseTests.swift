@@ -53,6 +53,9 @@ final class UnusedOverrideTestCaseTests: XCTestCase {
         let probe = Probe(name: "probe") { _ in _ = Injections.container.resolve(\.testingClock) }
         probe.run()
         expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations == ["<unknown>:0"],
+            "the failure unlocated, not in the library")
     }
 
     func testASkippedTestIsNotFailedForIt() {

@@ -4,11 +4,6 @@ import Testing
 
 @testable import InjectableTesting
 
-/// A clock registered by its own type: keys declared `any Clock` never ask for it.
-struct ConcreteClock: Clock {
-    let now = "concrete"
-}
-
 /// The `.injections` trait's report of type overrides that served nothing, checked by running
 /// the trait's scopes here as Swift Testing runs them: one around the test or suite as a whole,
 /// with one per test case inside.

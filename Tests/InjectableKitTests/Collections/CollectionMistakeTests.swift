@@ -24,30 +24,35 @@ import Testing
         #expect(message.contains("registerAllServices()"))
     }
 
-    @Test func aContributionOutsideTheHookInATestFailsItAndIsIgnored() {
+    @Test func aContributionOutsideTheHookInATestFailsItAtTheCallAndIsIgnored() {
+        let line = #line + 2
         withKnownIssue {
             Injections.container.contribute(\.recordingSink, to: \.sinks)
         } matching: { issue in
-            issue.comments.contains {
-                $0.rawValue.contains("was made outside AutoRegistering's registerAllServices()")
-                    && $0.rawValue.contains("CollectionMistakeTests.swift:")
-            }
+            issue.sourceLocation?.fileID == "InjectableKitTests/CollectionMistakeTests.swift"
+                && issue.sourceLocation?.line == line
+                && issue.comments.contains {
+                    $0.rawValue.contains("was made outside AutoRegistering's registerAllServices()")
+                        && $0.rawValue.contains("CollectionMistakeTests.swift:")
+                }
         }
         #expect(Injections.container.resolve(\.sinks).names == ["console", "file"])
     }
 
-    @Test func aMainActorContributorOutsideTheHookInATestFailsItAndIsIgnored() {
+    @Test func aMainActorContributorOutsideTheHookInATestFailsItAtTheCallAndIsIgnored() {
+        let line = #line + 2
         withKnownIssue {
             Injections.container.contributeOnMainActor {
                 $0.contribute(\.recordingSink, to: \.sinks)
             }
         } matching: { issue in
-            issue.comments.contains {
-                $0.rawValue.contains(
-                    "contributeOnMainActor { ... } at InjectableKitTests/CollectionMistakeTests.swift:"
-                )
-                    && $0.rawValue.contains("was made outside")
-            }
+            issue.sourceLocation?.line == line
+                && issue.comments.contains {
+                    $0.rawValue.contains(
+                        "contributeOnMainActor { ... } at InjectableKitTests/CollectionMistakeTests.swift:"
+                    )
+                        && $0.rawValue.contains("was made outside")
+                }
         }
         #expect(Injections.container.resolve(\.sinks).names == ["console", "file"])
     }

@@ -37,19 +37,22 @@ enum CollectionFailure {
                 + "calls every module's contribution function.")
     }
 
-    static func afterResolution(_ call: String, resolvedBy collection: String) {
+    static func afterResolution(
+        _ call: String, resolvedBy collection: String, file: StaticString, line: UInt
+    ) {
         Failure.mistake(
             "InjectableKit: \(call) came after \(collection) was first resolved, which missed it. "
                 + "Make every contribution in \(hook), before anything resolves the collection "
-                + "(the hook itself too).")
+                + "(the hook itself too).", file: file, line: line)
     }
 
-    static func outsideHook(_ call: String) {
+    static func outsideHook(_ call: String, file: StaticString, line: UInt) {
         Failure.mistake(
             "InjectableKit: \(call) was made outside \(hook). Contributions are made there, so "
                 + "that the app and its tests see every collection complete before its first "
                 + "resolution: call each module's contribution function from the hook. A test "
-                + "adds an element in its own layer: @Test(.injections { $0.contribute(...) }).")
+                + "adds an element in its own layer: @Test(.injections { $0.contribute(...) }).",
+            file: file, line: line)
     }
 
     static func notContributed(_ call: String) -> Never {

@@ -2,7 +2,9 @@ import CInjectableAtomics
 
 /// The layers that running tests resolve in (the `.injections` trait's), so that a resolution
 /// made outside any layer meanwhile, of a key one of them overrides, is reported: it got the
-/// live value where the test that started the work meant its own.
+/// live value where the test that started the work meant its own. The report is made in the
+/// overriding test's task as its layer closes (``leave(_:)``), once per key and test: the
+/// resolving task, which left its test, has no test to file it under.
 ///
 /// States: *idle* (no test layer: `watching` is false and resolutions never come here) and
 /// *watching* (at least one). Invariant: `watching` is true exactly while `live` is not empty;
@@ -14,43 +16,74 @@ enum TestLayers {
     private static var watching: AtomicWord { AtomicWord(static: IK_TEST_LAYERS_WATCHING) }
     private static let lock = Lock(rank: .leaf)
     // Guarded by `lock`.
-    nonisolated(unsafe) private static var live: [ObjectIdentifier: (OverrideRegistry, Int)] = [:]
+    nonisolated(unsafe) private static var live: [ObjectIdentifier: Live] = [:]
+
+    /// A running test's layer, and the reports it is to get as it closes.
+    private struct Live {
+        let layer: OverrideRegistry
+        var entered = 0
+        /// The keys reported to it, once each.
+        var reported: Set<AnyKeyPath> = []
+        var pending: [String] = []
+    }
 
     static var isWatching: Bool { watching.loadRelaxed() != 0 }
 
     /// Counts `layer` as a running test's, until the matching ``leave(_:)``.
-    static func enter(_ layer: OverrideRegistry) { change(layer, by: 1) }
-
-    static func leave(_ layer: OverrideRegistry) { change(layer, by: -1) }
-
-    private static func change(_ layer: OverrideRegistry, by step: Int) {
+    static func enter(_ layer: OverrideRegistry) {
         lock.withLock {
-            let id = ObjectIdentifier(layer)
-            let count = (live[id]?.1 ?? 0) + step
-            assert(count >= 0, "InjectableKit: a test layer left more often than it entered")
-            live[id] = count == 0 ? nil : (layer, count)
-            watching.storeRelaxed(live.isEmpty ? 0 : 1)
-            assert((watching.loadRelaxed() != 0) == !live.isEmpty)
+            live[ObjectIdentifier(layer), default: Live(layer: layer)].entered += 1
+            watching.storeRelaxed(1)
         }
     }
 
-    /// Reports `keyPath`, resolved outside any layer, if a running test's layer overrides it.
+    /// Called in the test's own task as its layer closes: hands it the resolutions made outside
+    /// any layer meanwhile of keys the layer overrides, so that they are that test's failures
+    /// (work that left its task has no test to record them).
+    static func leave(_ layer: OverrideRegistry) {
+        let pending = lock.withLock {
+            let id = ObjectIdentifier(layer)
+            guard var entry = live[id] else {
+                assertionFailure("InjectableKit: a test layer left more often than it entered")
+                return [String]()
+            }
+            entry.entered -= 1
+            let pending = entry.pending
+            entry.pending = []
+            live[id] = entry.entered == 0 ? nil : entry
+            watching.storeRelaxed(live.isEmpty ? 0 : 1)
+            assert((watching.loadRelaxed() != 0) == !live.isEmpty)
+            return pending
+        }
+        guard !pending.isEmpty, let reporter = TestHook.reporter else { return }
+        for message in pending { reporter.reportUnlayeredResolution(message) }
+    }
+
+    /// Notes `keyPath`, resolved outside any layer, for each running test whose layer
+    /// overrides it.
     static func check(_ keyPath: AnyKeyPath) {
         guard let reporter = TestHook.reporter, ThreadState.current.probe == nil else { return }
         let type = ObjectIdentifier(Swift.type(of: keyPath).valueType)
-        let layers = lock.withLock { live.values.map(\.0) }
-        let overridden = layers.contains { layer in
+        let layers = lock.withLock { live.values.map(\.layer) }
+        let overriding = layers.filter { layer in
             layer.chain.contains { $0.isLayer && $0.overrides(key: keyPath, type: type) }
         }
-        guard overridden else { return }
+        guard !overriding.isEmpty, reporter.reportsUnlayeredResolution() else { return }
         let key = KeyNames.describe(keyPath)
-        reporter.reportUnlayeredResolution(
-            "InjectableKit: \(key) was resolved outside any layer while a running test "
-                + "overrides it in its own, so this resolution got the live value, not the "
-                + "test's. Work that leaves a test's task (`Task.detached`, a `DispatchQueue` "
-                + "block, a thread, a stored callback) leaves its layer: capture `let overrides "
-                + "= Injections.currentOverrides` in the test and run that work in "
-                + "`Injections.withOverrides(overrides) { ... }`.",
-            key: key.hasPrefix("\\") ? key : "\(key) (\(ObjectIdentifier(keyPath)))")
+        let message =
+            "InjectableKit: \(key) was resolved outside any layer while this test overrides it "
+            + "in its own, so that resolution got the live value, not the test's. Work that "
+            + "leaves a test's task (`Task.detached`, a `DispatchQueue` block, a thread, a "
+            + "stored callback) leaves its layer: capture `let overrides = "
+            + "Injections.currentOverrides` in the test and run that work in "
+            + "`Injections.withOverrides(overrides) { ... }`."
+        lock.withLock {
+            for layer in overriding {
+                // A layer that closed meanwhile has had its reports.
+                let id = ObjectIdentifier(layer)
+                guard live[id]?.reported.insert(keyPath).inserted == true else { continue }
+                live[id]?.pending.append(message)
+            }
+        }
     }
 }
