@@ -1,3 +1,4 @@
+import Foundation
 import InjectableKit
 import InjectableTesting
 import Testing

@@ -21,7 +21,7 @@ class AnyOverride: @unchecked Sendable {
     /// Where the helper that keeps an instance of an override with a scope of its own is: one
     /// site for every such override, each its own registration (see `EntryKey`).
     static let scopeSite = Site(
-        "InjectableKit/Injections+ScopedOverrides.swift", "register(_:scope:factory:)", 1, 1)
+        "InjectableKit/Injections+Overrides.swift", "register(_:scope:factory:)", 1, 1)
 
     /// 1 once the override has served a resolution, else 0.
     private var served: AtomicWord { AtomicWord(inline: 0, of: self) }
