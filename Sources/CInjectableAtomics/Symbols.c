@@ -86,6 +86,9 @@ static void index_image(const unsigned char *file, size_t length, struct indexed
             const char *name = names + symbols[i].st_name;
             size_t room = strings->sh_size - symbols[i].st_name;
             if (!memchr(name, 0, room) || !strstr(name, "10InjectionsV")) continue;
+            // A merged function (`…Tm`) serves several identical getters: it names none of them.
+            size_t length = strlen(name);
+            if (length > 2 && name[length - 2] == 'T' && name[length - 1] == 'm') continue;
             if (into->count == capacity) {
                 capacity = capacity ? capacity * 2 : 256;
                 void *grown = realloc(into->functions, capacity * sizeof *into->functions);
@@ -127,6 +130,10 @@ int ik_function_name(const void *address, char *buffer, size_t size) {
         file && file->count
             ? bsearch(&key, file->functions, file->count, sizeof key, by_offset)
             : NULL;
+    // Two names at one address (getters the optimiser folded into one) name no one key.
+    if (found && ((found > file->functions && found[-1].offset == key.offset) ||
+                  (found + 1 < file->functions + file->count && found[1].offset == key.offset)))
+        found = NULL;
     pthread_mutex_unlock(&index_lock);
     if (!found) return 0;
     char *demangled = swift_demangle(found->name, strlen(found->name), NULL, NULL, 0);

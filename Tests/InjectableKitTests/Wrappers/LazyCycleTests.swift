@@ -74,8 +74,11 @@ extension Injections {
             _ = LazyCycleOwner.shared.weakItself
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        // A plain getter teaches no name: the key is named from its keypath.
-        #expect(message.contains(#"@WeakLazyInjectable(\.readsItsOwnWeakLazy) is read again"#))
+        // A plain getter teaches no name: the key is named from its keypath's getter, or, where
+        // an optimised build merged that getter with an identical one, by its type.
+        #expect(
+            message.contains(#"@WeakLazyInjectable(\.readsItsOwnWeakLazy) is read again"#)
+                || message.contains(#"@WeakLazyInjectable(\.<LazyCycleNode>) is read again"#))
     }
 
     @Test func lazyReadsWaitingForEachOtherOnTwoThreadsStopInsteadOfDeadlocking() async {
