@@ -145,7 +145,9 @@ extension Injections {
         #expect(message.contains("2 threads at once"))
         #expect(
             message.contains(#"\.lazyCycleEntry -> \.lazyThroughEntry -> \.lazyCycleEntry"#)
-                || message.contains(#"\.lazyThroughEntry -> \.lazyCycleEntry -> \.lazyThroughEntry"#))
+                || message.contains(
+                    #"\.lazyThroughEntry -> \.lazyCycleEntry -> \.lazyThroughEntry"#)
+        )
     }
 
     @Test func lazyReadAndEntryBuildClosingACircleAtOnceStopInsteadOfDeadlocking() async {

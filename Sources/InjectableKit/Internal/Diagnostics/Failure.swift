@@ -83,7 +83,8 @@ enum Failure {
             names += frames.map(name(of:))
         }
         if let first = names.first { names.append(first) }
-        let lazy = throughLazy ? ", one of them waiting for another's first read of a lazy wrapper" : ""
+        let lazy =
+            throughLazy ? ", one of them waiting for another's first read of a lazy wrapper" : ""
         stop(
             "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
                 + "threads at once\(lazy)). \(advice)", cycle: names)

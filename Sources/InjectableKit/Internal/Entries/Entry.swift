@@ -275,7 +275,8 @@ final class Entry: @unchecked Sendable {
             case .build: break claiming
             case .retired: return false
             case .reentrant: Failure.reentrantConstruction(of: self, on: thread)
-            case .wait(let builder, let round): thread.wait(for: .entry(self, round: round), on: builder)
+            case .wait(let builder, let round):
+                thread.wait(for: .entry(self, round: round), on: builder)
             }
         }
         checkInvariants()
