@@ -43,7 +43,7 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
-    /// `word(of:)`).
+    /// `thread(of:)`).
     @usableFromInline
     static var resolvingWord: UInt {
         let me = ThreadState.currentAddress
