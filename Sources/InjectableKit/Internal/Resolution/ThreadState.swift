@@ -51,6 +51,12 @@ final class ThreadState: @unchecked Sendable {
         if let raw = pthread_getspecific(threadStateKey) {
             return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
         }
+        return makeCurrent()
+    }
+
+    /// The state of a thread's first resolution: out of line, so that `current` is inlined.
+    @inline(never)
+    private static func makeCurrent() -> ThreadState {
         let state = spareStates.take() ?? ThreadState()
         pthread_setspecific(threadStateKey, Unmanaged.passRetained(state).toOpaque())
         return state
