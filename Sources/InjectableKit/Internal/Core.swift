@@ -1,6 +1,5 @@
 /// The container's state, in one object: what resolution remembers (the memo), the global
-/// overrides, which instances were built from what (the dependency index), and the
-/// coordination of builds that several threads ask for at once.
+/// overrides, and which instances were built from what (the dependency index).
 ///
 /// Resolution runs on ``shared``, the process's one core; its memo publishes to the words that
 /// every call site's fast path reads at fixed addresses (``MemoWords/process``).
@@ -16,8 +15,6 @@ final class Core: Sendable {
     let overrides = OverrideRegistry(parent: nil, isLayer: false)
     /// Which cached instances were built from which keys, types and entries.
     let dependencies = DependencyIndex()
-    /// The lock under which entries' builds start, end and are waited for.
-    let builds = BuildCoordinator()
 
     private init() {}
 }

@@ -12,6 +12,7 @@ final class LazyCycleOwner: @unchecked Sendable {
     @LazyInjectable(\.lazyCycleA) var a
     @LazyInjectable(\.lazyCycleB) var b
     @LazyInjectable(\.lazyThroughEntry) var throughEntry
+    @LazyInjectable(\.lazyMeetingEntry) var meetingEntry
 }
 
 final class LazyCycleNode: Sendable {
@@ -50,6 +51,22 @@ extension Injections {
             LazyCycleNode {
                 Thread.sleep(forTimeInterval: 0.1)
                 _ = $0.throughEntry
+            })
+    }
+
+    /// Read lazily on one thread while another builds `meetingEntry`, which reads it: both
+    /// threads close the circle at the same moment.
+    var lazyMeetingEntry: LazyCycleNode {
+        LazyCycleNode { _ in
+            Rendezvous.meet()
+            _ = resolve(\.meetingEntry)
+        }
+    }
+    var meetingEntry: LazyCycleNode {
+        cached(
+            LazyCycleNode {
+                Rendezvous.meet()
+                _ = $0.meetingEntry
             })
     }
 }
@@ -110,7 +127,7 @@ extension Injections {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {
             // The builder of `lazyCycleEntry` waits for the first read before the reader waits
-            // for the entry: the builder's later look finds the circle the reader closed.
+            // for the entry: the reader, closing the circle, finds it before it sleeps.
             let group = DispatchGroup()
             let reads: [@Sendable () -> Void] = [
                 { _ = LazyCycleOwner.shared.throughEntry },
@@ -129,6 +146,36 @@ extension Injections {
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("2 threads at once"))
-        #expect(message.contains(#"\.lazyCycleEntry -> \.lazyThroughEntry -> \.lazyCycleEntry"#))
+        #expect(
+            message.contains(#"\.lazyCycleEntry -> \.lazyThroughEntry -> \.lazyCycleEntry"#)
+                || message.contains(
+                    #"\.lazyThroughEntry -> \.lazyCycleEntry -> \.lazyThroughEntry"#)
+        )
+    }
+
+    @Test func lazyReadAndEntryBuildClosingACircleAtOnceStopInsteadOfDeadlocking() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
+        {
+            let group = DispatchGroup()
+            let reads: [@Sendable () -> Void] = [
+                { _ = LazyCycleOwner.shared.meetingEntry },
+                { _ = Injections.container.resolve(\.meetingEntry) },
+            ]
+            for read in reads {
+                group.enter()
+                Thread {
+                    read()
+                    group.leave()
+                }.start()
+            }
+            _ = group.wait(timeout: .now() + 30)
+            print("InjectableKit did not detect the cycle: deadlocked or finished")
+            exit(0)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("2 threads at once"))
+        #expect(
+            message.contains(#"\.meetingEntry -> \.lazyMeetingEntry -> \.meetingEntry"#)
+                || message.contains(#"\.lazyMeetingEntry -> \.meetingEntry -> \.lazyMeetingEntry"#))
     }
 }

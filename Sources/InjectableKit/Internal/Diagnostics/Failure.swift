@@ -44,27 +44,6 @@ enum Failure {
                 + "constructed). \(advice)", cycle: names)
     }
 
-    /// Threads each constructing an instance the next one needs: one cycle, resolved on
-    /// several threads at once. Call with `Core.shared.builds.lock` locked.
-    static func crossThreadCycle(_ circle: [ThreadState], closingAt waited: Entry) -> Never {
-        // The first thread is about to wait on `waited`; the others already wait.
-        let waits = [waited] + circle.dropFirst().map(\.waitingFor)
-        var names: [String] = []
-        for (index, thread) in circle.enumerated() {
-            // The entry this thread builds is the one the thread before it waits for.
-            let built = waits[(index + circle.count - 1) % circle.count]
-            let start = thread.frames.firstIndex { $0.helperEntry === built } ?? 0
-            // A thread's last frame may be the resolution that waits: the next thread's.
-            var end = thread.frames.count
-            if end > start, thread.frames[end - 1].helperEntry === waits[index] { end -= 1 }
-            names += thread.frames[start..<end].map(name(of:))
-        }
-        if let first = names.first { names.append(first) }
-        stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
-                + "threads at once). \(advice)", cycle: names)
-    }
-
     /// A lazy wrapper's property is read again, on the thread whose first read is resolving
     /// it, by that resolution: the read would wait for itself.
     static func reentrantLazyRead(
@@ -82,30 +61,33 @@ enum Failure {
 
     /// Threads each waiting for an instance the next one builds or a lazy wrapper's first read
     /// the next one resolves, in a circle: one cycle, resolved on several threads at once.
-    /// The others in `circle` sleep, so their frames hold still.
-    static func crossThreadLazyCycle(_ circle: [(ThreadState, LazyOnce.Awaited)]) -> Never {
+    /// Each thread in `circle` has published what it waits for, after its frames last moved.
+    static func crossThreadCycle(_ circle: [(ThreadState, Awaited)]) -> Never {
         var names: [String] = []
+        var throughLazy = false
         for (index, (thread, awaited)) in circle.enumerated() {
             // This thread builds or resolves what the thread before it waits for.
             var frames = thread.frames[...]
             switch circle[(index + circle.count - 1) % circle.count].1 {
-            case .entry(let built):
+            case .entry(let built, _):
                 frames = frames[(frames.firstIndex { $0.helperEntry === built } ?? 0)...]
-            case .lazy(_, let keyPath):
-                let (start, key) = lazyStart(of: keyPath, in: thread.frames)
+            case .lazy(let once):
+                throughLazy = true
+                let (start, key) = lazyStart(of: once.key, in: thread.frames)
                 if let start { frames = frames[start...] } else { names.append(key) }
             }
             // A thread's last frame may be the resolution that waits: the next thread's.
-            if case .entry(let waited) = awaited, frames.last?.helperEntry === waited {
+            if case .entry(let waited, _) = awaited, frames.last?.helperEntry === waited {
                 frames = frames.dropLast()
             }
             names += frames.map(name(of:))
         }
         if let first = names.first { names.append(first) }
+        let lazy =
+            throughLazy ? ", one of them waiting for another's first read of a lazy wrapper" : ""
         stop(
             "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
-                + "threads at once, one of them waiting for another's first read of a lazy "
-                + "wrapper). \(advice)", cycle: names)
+                + "threads at once\(lazy)). \(advice)", cycle: names)
     }
 
     /// Where the resolution of a lazy wrapper's key starts in `frames`, if it took a frame

@@ -1,8 +1,6 @@
-import Foundation
-
-/// Who is building an entry's instance, and how the others wait for it: the entry's
-/// construction state machine (`Internal/README.md`, "Entry"). Each transition returns what to
-/// do once `Core.shared.builds.lock` is let go of.
+/// Who is building an entry's instance: the entry's construction state machine, under the
+/// entry's lock (`Internal/README.md`, "Entry"). Each transition returns what to do once the
+/// lock is let go of.
 struct Construction {
     enum Phase {
         /// Nobody builds: a thread that finds no instance may claim the build.
@@ -14,18 +12,17 @@ struct Construction {
     }
 
     private(set) var phase = Phase.idle
-    /// Moves on whenever a build ends or the entry retires: what a waiter waits for. Written
-    /// under `Core.shared.builds.lock` and, once a waiter made it, under `waiters`' lock too, so
-    /// that a waiter may read it under either.
+    /// Moves on whenever a build ends: what a waiter waits for.
     private(set) var round: UInt64 = 0
-    private var waiters: NSCondition?
+    /// Whether a thread waits for this round's build.
+    private(set) var waited = false
 
     /// What a thread that found no instance does next.
     enum Claim {
-        /// It builds: the entry is its until ``finish()``.
+        /// It builds: the entry is its until ``finish(by:)``.
         case build
-        /// It waits on `condition` for `round` to end, then looks again.
-        case wait(round: UInt64, condition: NSCondition)
+        /// It waits for `builder` to end `round` (`ThreadState.wait(for:on:)`), then looks again.
+        case wait(builder: ThreadState, round: UInt64)
         /// It asks its scope for the entry that replaced this one.
         case retired
         /// Its own factory asked for the instance it is building: a cycle.
@@ -42,33 +39,34 @@ struct Construction {
             return .build
         case .building(let builder):
             if builder === thread { return .reentrant }
-            let condition = waiters ?? NSCondition()
-            waiters = condition
-            return .wait(round: round, condition: condition)
+            waited = true
+            return .wait(builder: builder, round: round)
         }
     }
 
     /// The builder is done (its instance stored or handed out): the entry is idle again.
     ///
-    /// - Returns: The condition to broadcast on, if anyone waits; the round has moved on.
-    mutating func finish(by thread: ThreadState) -> NSCondition? {
+    /// - Returns: Whether anyone waits, to be woken on the builder's parking.
+    mutating func finish(by thread: ThreadState) -> Bool {
         guard case .building(let builder) = phase, builder === thread else {
             preconditionFailure("InjectableKit: a build finished by a thread that did not claim it")
         }
         phase = .idle
-        return endRound()
+        round &+= 1
+        defer { waited = false }
+        return waited
     }
 
-    /// Retires the entry unless a thread builds it.
+    /// Retires the entry unless a thread builds it (nobody waits for an idle entry).
     ///
-    /// - Returns: Whether it retired, and the condition to broadcast on, if anyone waits.
-    mutating func retireIfIdle() -> (retired: Bool, wake: NSCondition?) {
+    /// - Returns: Whether it is retired.
+    mutating func retireIfIdle() -> Bool {
         switch phase {
-        case .building: return (false, nil)
-        case .retired: return (true, nil)
+        case .building: return false
+        case .retired: return true
         case .idle:
             phase = .retired
-            return (true, endRound())
+            return true
         }
     }
 
@@ -77,25 +75,9 @@ struct Construction {
         return false
     }
 
-    var isRetired: Bool {
-        if case .retired = phase { return true }
-        return false
-    }
-
-    /// The thread building the instance, if one is.
-    var builder: ThreadState? {
-        if case .building(let builder) = phase { return builder }
-        return nil
-    }
-
-    private mutating func endRound() -> NSCondition? {
-        guard let waiters else {
-            round &+= 1
-            return nil
-        }
-        waiters.lock()
-        round &+= 1
-        waiters.unlock()
-        return waiters
+    /// The thread building the instance in `round`, if that build has not ended.
+    func builder(inRound round: UInt64) -> ThreadState? {
+        guard case .building(let builder) = phase, self.round == round else { return nil }
+        return builder
     }
 }

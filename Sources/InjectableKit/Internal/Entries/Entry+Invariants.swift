@@ -4,15 +4,17 @@ extension Entry {
     @inline(__always)
     func checkInvariants() {
         #if INJECTABLEKIT_INTERNAL_CHECKS
-            Core.shared.builds.lock.lock()
-            defer { Core.shared.builds.lock.unlock() }
-            if case .building(let builder) = construction.phase {
-                // A builder runs its factory; it never waits for its own entry.
-                precondition(builder.waitingFor !== self, "a builder waits for its own entry")
-            }
-            if let builder = construction.builder, let waited = builder.waitingFor {
-                // A builder waits only for another entry that someone else builds.
-                precondition(waited !== self && waited.construction.builder !== builder)
+            let construction = lock.withLock { self.construction }
+            // Only a build is waited for: `finish` wakes the waiters of the round it ends.
+            precondition(
+                !construction.waited || construction.builder(inRound: construction.round) != nil,
+                "InjectableKit: an idle entry's round is waited for")
+            guard let builder = construction.builder(inRound: construction.round) else { return }
+            // A builder never waits for its own build (its factory asking for it is a cycle).
+            if case .entry(let entry, let round) = builder.parking.locked({ builder.waitingFor }) {
+                precondition(
+                    entry !== self || round != construction.round,
+                    "InjectableKit: a builder waits for its own build")
             }
         #endif
     }

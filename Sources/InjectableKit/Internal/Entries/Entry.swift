@@ -6,8 +6,8 @@ import Foundation
 /// Its states and the rules for moving between them are in `Internal/README.md`.
 @usableFromInline
 final class Entry: @unchecked Sendable {
-    // @unchecked: the stored instance, its expiry and epoch are guarded by `lock`;
-    // `construction` by `Core.shared.builds.lock` (see `Construction`); the `let`s are immutable.
+    // @unchecked: the instance, its expiry, epoch and `construction` are guarded by `lock`; the
+    // `let`s are immutable.
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
@@ -71,14 +71,9 @@ final class Entry: @unchecked Sendable {
     /// drop (see `DependencyIndex.invalidate`).
     private var buildStarts: UInt64 = 0
 
-    /// Who builds the instance and who waits for it (see `Construction`).
-    // NB: @exclusivity(unchecked): `Core.shared.builds.lock` keeps accesses apart, and a waiter
-    // reads `round` under the entry's own condition, which every write of it also holds.
-    @exclusivity(unchecked) var construction = Construction()
-
-    /// The thread constructing the instance right now, if any. Call with
-    /// `Core.shared.builds.lock` locked.
-    var builder: ThreadState? { construction.builder }
+    /// Who builds the instance (see `Construction`).
+    // NB: @exclusivity(unchecked): `lock` keeps accesses apart.
+    @exclusivity(unchecked) private(set) var construction = Construction()
     /// When the instance runs out its time to live, if `expires`, on `TimeToLive.now`'s clock.
     /// (Read only if `expires`, so that an entry without a time to live never reads the clock.)
     private var expiry: UInt64 = 0
@@ -264,39 +259,26 @@ final class Entry: @unchecked Sendable {
         _ make: () -> Value, keepIf isCurrent: () -> Bool = { true }, on thread: ThreadState,
         into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
-        if read(into: slot) { return true }
-        Core.shared.builds.lock.lock()
         claiming: while true {
-            // Read again under the coordinator's lock, which every store holds: an instance
-            // stored since the read above is found here, and not built twice.
-            if read(into: slot) {
-                Core.shared.builds.lock.unlock()
-                return true
+            if read(into: slot) { return true }
+            var loaded: AnyObject? = nil
+            let claim: Construction.Claim? = lock.withLock {
+                // Looked at again under the lock, which every store holds with its build's end:
+                // an instance stored since the read is read, not built twice.
+                let (held, object) = heldInstance()
+                loaded = object
+                return held ? nil : construction.claim(by: thread)
             }
-            switch construction.claim(by: thread) {
-            case .build:
-                break claiming
-            case .retired:
-                Core.shared.builds.lock.unlock()
-                return false
-            case .reentrant:
-                Core.shared.builds.lock.unlock()
-                Failure.reentrantConstruction(of: self, on: thread)
-            case .wait(let round, let condition):
-                if let circle = Core.shared.builds.waitingCircle(from: thread, on: self) {
-                    Core.shared.builds.lock.unlock()
-                    Failure.crossThreadCycle(circle, closingAt: self)
-                }
-                thread.waitingFor = self
-                Core.shared.builds.lock.unlock()
-                condition.lock()
-                while construction.round == round { condition.wait() }
-                condition.unlock()
-                Core.shared.builds.lock.lock()
-                thread.waitingFor = nil
+            withExtendedLifetime(loaded) {}  // a weak load's instance released outside the lock
+            switch claim {
+            case nil: continue
+            case .build: break claiming
+            case .retired: return false
+            case .reentrant: Failure.reentrantConstruction(of: self, on: thread)
+            case .wait(let builder, let round):
+                thread.wait(for: .entry(self, round: round), on: builder)
             }
         }
-        Core.shared.builds.lock.unlock()
         checkInvariants()
 
         while true {
@@ -314,14 +296,14 @@ final class Entry: @unchecked Sendable {
             // changed since: handed out, not kept, and not built again from the same reads.
             let current = isCurrent()
             var prepared = current ? prepare(value) : nil
-            Core.shared.builds.lock.lock()
+            lock.lock()
             var (outcome, replaced) =
                 current ? store(value, prepared, ifEpoch: startEpoch) : (.notKept, nil)
             while outcome == .viewAdopted {
-                // A view was adopted since `prepare`: convert again, outside the locks.
-                Core.shared.builds.lock.unlock()
+                // A view was adopted since `prepare`: convert again, outside the lock.
+                lock.unlock()
                 prepared = prepare(value)
-                Core.shared.builds.lock.lock()
+                lock.lock()
                 (outcome, replaced) = store(value, prepared, ifEpoch: startEpoch)
             }
             if outcome == .cleared && thread.changes != changes {
@@ -333,18 +315,23 @@ final class Entry: @unchecked Sendable {
             if outcome == .cleared {
                 // Cleared while building: what it was built from changed. Build again,
                 // still the builder, so that the waiters get the new build's instance.
-                Core.shared.builds.lock.unlock()
+                lock.unlock()
                 withExtendedLifetime(value) {}
                 continue
             }
-            let waiters = construction.finish(by: thread)
-            Core.shared.builds.lock.unlock()
-            waiters?.broadcast()
+            let waited = construction.finish(by: thread)
+            lock.unlock()
+            if waited { thread.wakeWaiters() }
             checkInvariants()
             withExtendedLifetime(replaced) {}  // an expired instance's deinit runs outside locks
             slot.initialize(to: value)
             return true
         }
+    }
+
+    /// The thread building the instance in `round`, if that build has not ended.
+    func builder(inRound round: UInt64) -> ThreadState? {
+        lock.withLock { construction.builder(inRound: round) }
     }
 
     /// Copies the instance held as the entry's own type into `slot`, if there is one (alive,
@@ -390,15 +377,13 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Stores a newly built instance, unless the entry was cleared since the build started.
+    /// Call with `lock` locked.
     ///
     /// - Returns: What became of it, and the cells it replaced, for the caller to release once
     ///   it holds no lock.
     private func store<Value>(_ value: Value, _ prepared: Prepared?, ifEpoch startEpoch: UInt64)
         -> (StoreOutcome, Detached)
     {
-        lock.lock()
-        defer { lock.unlock() }
-        assert(!construction.isRetired, "a building entry is never retired")
         // Whether the instance is current is asked first: a stale `nil` is built again too.
         guard epoch == startEpoch else { return (.cleared, nil) }
         guard let prepared else { return (.notKept, nil) }
@@ -422,37 +407,40 @@ final class Entry: @unchecked Sendable {
     }
 
     /// Retires the entry unless a thread is building its instance: it never holds one again,
-    /// and its scope forgets it. Call with `Core.shared.builds.lock` locked.
+    /// and its scope forgets it.
     ///
-    /// - Returns: Whether it retired the entry, and the condition to wake its waiters on, for
-    ///   the caller to broadcast once it holds no lock.
-    func retireIfIdle() -> (retired: Bool, wake: NSCondition?) {
-        construction.retireIfIdle()
+    /// - Returns: Whether it retired the entry.
+    func retireIfIdle() -> Bool {
+        lock.withLock { construction.retireIfIdle() }
+    }
+
+    /// Whether the entry holds an instance now: alive, and not expired. Call with `lock`
+    /// locked; release the instance it loaded (for a weak entry) once the lock is let go of.
+    private func heldInstance() -> (Bool, loaded: AnyObject?) {
+        guard cellStorage != nil else { return (false, nil) }
+        if holdsWeakly {
+            let alive = object
+            return (alive != nil, alive)
+        }
+        return (!(expires && hasExpired()), nil)
+    }
+
+    /// Whether the entry holds an instance now: alive, and not expired.
+    var holdsInstance: Bool {
+        let (held, loaded) = lock.withLock { heldInstance() }
+        return withExtendedLifetime(loaded) { held }
     }
 
     /// Whether the entry is idle and holds nothing alive: a weak entry whose instance is gone.
-    /// Call with `Core.shared.builds.lock` locked.
     ///
     /// - Parameter keep: Receives the instance if the check loaded one, for the caller to
     ///   release once it holds no lock: a weak load can leave the last reference here, and the
     ///   instance's deinit may use the container.
     /// - Returns: Whether no thread builds it and it holds no live instance.
-    /// Whether the entry holds an instance now: alive, and not expired.
-    var holdsInstance: Bool {
-        lock.lock()
-        let held = cellStorage != nil
-        let alive = object
-        let expired = expires && hasExpired()
-        lock.unlock()
-        // The weakly loaded instance is released here, outside the lock.
-        return withExtendedLifetime(alive) { !expired && (holdsWeakly ? alive != nil : held) }
-    }
-
     func isIdleAndEmpty(keeping keep: inout [AnyObject]) -> Bool {
-        guard construction.isIdle else { return false }
-        let (held, alive) = lock.withLock { (cell, object) }
+        let (idle, held, alive) = lock.withLock { (construction.isIdle, cell, object) }
         if let alive { keep.append(alive) }
-        return holdsWeakly ? alive == nil : held == nil
+        return idle && (holdsWeakly ? alive == nil : held == nil)
     }
 
     /// The cells an entry held, handed back so that their instances are released where no

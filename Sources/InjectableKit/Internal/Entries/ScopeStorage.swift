@@ -50,18 +50,10 @@ final class ScopeStorage: @unchecked Sendable {
     /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
     private func forget(where matches: (Entry) -> Bool) -> [Entry] {
         var forgotten: [Entry] = []
-        var wake: [NSCondition] = []
-        Core.shared.builds.lock.lock()
-        for (key, entry) in entries where matches(entry) {
-            let (retired, waiters) = entry.retireIfIdle()
-            if retired {
-                entries[key] = nil
-                forgotten.append(entry)
-            }
-            if let waiters { wake.append(waiters) }
+        for (key, entry) in entries where matches(entry) && entry.retireIfIdle() {
+            entries[key] = nil
+            forgotten.append(entry)
         }
-        Core.shared.builds.lock.unlock()
-        for waiters in wake { waiters.broadcast() }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
         checkInvariants()

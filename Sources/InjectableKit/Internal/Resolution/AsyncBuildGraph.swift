@@ -58,7 +58,7 @@ final class AsyncBuild: @unchecked Sendable {
 }
 
 /// Which asynchronous constructions await which, to catch a circle of them before it waits
-/// forever: the asynchronous counterpart of `BuildCoordinator`.
+/// forever: the asynchronous counterpart of `ThreadState.wait(for:on:)`.
 final class AsyncBuildGraph: @unchecked Sendable {
     // @unchecked: `waits` is guarded by `lock`.
     static let shared = AsyncBuildGraph()

@@ -1,4 +1,5 @@
 import CInjectableAtomics
+import Foundation
 
 #if canImport(Darwin)
     import Darwin
@@ -14,9 +15,8 @@ import CInjectableAtomics
 /// Factories are synchronous, so a resolution starts and ends on one thread.
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
-    // @unchecked: used only by its own thread, except `frames` and `waitingFor`, which other
-    // threads read under `Core.shared.builds.lock`, and `waitingForLazy`, which they read under
-    // `LazyOnce.condition`, while this thread waits.
+    // @unchecked: used only by its own thread, except `waitingFor`, guarded by `parking`, and
+    // `frames`, which other threads read once `waitingFor` says this thread waits.
     // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
     // set lookup on every access) for state that only its own thread mutates.
     @exclusivity(unchecked) var frames: [Frame] = []
@@ -25,10 +25,10 @@ final class ThreadState: @unchecked Sendable {
     @exclusivity(unchecked) var depth = 0
     /// The entries whose instances this thread is building, innermost last.
     @exclusivity(unchecked) var buildStack: [Entry] = []
-    var waitingFor: Entry?
-    /// The lazy wrapper's first read this thread waits for another thread to resolve, and its
-    /// key, if any (see `LazyOnce`).
-    var waitingForLazy: (LazyOnce, key: AnyKeyPath)?
+    /// Guards `waitingFor`; threads waiting for this thread's builds sleep on it.
+    let parking = NSCondition()
+    /// What this thread waits for another thread to build, if anything (see `wait(for:on:)`).
+    var waitingFor: Awaited?
     /// How many changes of overrides or scope resets this thread has made, so that a build can
     /// tell a change its own factory made (see `Entry.obtain`).
     @exclusivity(unchecked) var changes = 0
@@ -54,9 +54,10 @@ final class ThreadState: @unchecked Sendable {
         return makeCurrent()
     }
 
+    /// The state of a thread's first resolution: out of line, so that `current` is inlined.
     @inline(never)
     private static func makeCurrent() -> ThreadState {
-        let state = ThreadState()
+        let state = spareStates.take() ?? ThreadState()
         let raw = Unmanaged.passRetained(state).toOpaque()
         pthread_setspecific(threadStateKey, raw)
         ik_thread_state_set(raw)
@@ -101,10 +102,39 @@ private let threadStateKey: pthread_key_t = {
     return key
 }()
 
-/// Releases an exiting thread's state (the destructor of `threadStateKey`, which the system
-/// calls only with a value that is not `nil`).
+/// Keeps an exiting thread's state for the next new thread (the destructor of
+/// `threadStateKey`, which the system calls only with a value that is not `nil`).
 private func releaseThreadState(_ raw: UnsafeMutableRawPointer?) {
     // A later key's destructor that resolves makes the thread a state of its own again.
     ik_thread_state_set(nil)
-    if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
+    if let raw { spareStates.keep(Unmanaged<ThreadState>.fromOpaque(raw).takeRetainedValue()) }
+}
+
+/// The states of exited threads, never freed: a lazy wrapper's word names its resolver by
+/// address, and a waiter may look at that state after the resolver's thread has ended.
+private let spareStates = SpareThreadStates()
+
+private final class SpareThreadStates: @unchecked Sendable {
+    // @unchecked: `states` is guarded by `lock`.
+    private let lock = Lock()
+    private var states: [ThreadState] = []
+
+    func keep(_ state: ThreadState) {
+        // What the thread left, released before the state is shared (a probe's thread ends
+        // inside a getter).
+        state.frames = []
+        state.graph = [:]
+        state.depth = 0
+        state.buildStack = []
+        state.verification = nil
+        state.probe = nil
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            state.heldLockRanks = []
+        #endif
+        lock.withLock { states.append(state) }
+    }
+
+    func take() -> ThreadState? {
+        lock.withLock { states.popLast() }
+    }
 }

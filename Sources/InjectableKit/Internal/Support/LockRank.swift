@@ -15,7 +15,6 @@ struct LockRank: Comparable, Sendable {
     static let overrideRegistry = LockRank(value: 10, nests: true)
     static let layerTicket = LockRank(value: 15, nests: false)
     static let scopeStorage = LockRank(value: 20, nests: false)
-    static let buildCoordinator = LockRank(value: 30, nests: false)
     @usableFromInline static let entry = LockRank(value: 40, nests: false)
     static let dependencyIndex = LockRank(value: 50, nests: false)
     static let memoTable = LockRank(value: 60, nests: false)

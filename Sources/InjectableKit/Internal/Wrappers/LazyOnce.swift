@@ -1,5 +1,3 @@
-import Foundation
-
 /// The first read of a lazy wrapper (`@LazyInjectable`, `@WeakLazyInjectable`): one
 /// resolution per owner, with no lock held while it runs (a resolution may touch the owner).
 /// The subclasses keep the value. States, transitions and invariants: `Internal/README.md`,
@@ -31,11 +29,6 @@ class LazyOnce: @unchecked Sendable {
     /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
     /// reads of an assigned wrapper hold it only to copy a reference.
     @usableFromInline static let replacementLock = Lock()
-    /// Where waiters of every first read sleep: first reads that wait are rare, and a woken
-    /// waiter whose read is still unresolved sleeps again.
-    static let condition = NSCondition()
-    /// How often a waiter looks again for a circle of waiting threads.
-    static let circleCheckInterval: TimeInterval = 0.05
 
     /// Inlined where the wrapper is made, which then calls into the library only for
     /// `capturedLayer()`. (No `Self.` here: an initializer that names its dynamic
@@ -50,7 +43,7 @@ class LazyOnce: @unchecked Sendable {
     }
 
     /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
-    /// `word(of:)`).
+    /// `thread(of:)`).
     @usableFromInline
     static var resolvingWord: UInt {
         let me = ThreadState.currentAddress
@@ -101,7 +94,7 @@ class LazyOnce: @unchecked Sendable {
         // (the word never goes back to unresolved).
         let found = state.loadAcquiring()
         if found == Self.replaced { return .replaced }
-        if found != Self.resolved { return wait(for: key, on: ThreadState.current) }
+        if found != Self.resolved { return wait(on: ThreadState.current) }
         return .resolved
     }
 
@@ -135,7 +128,7 @@ class LazyOnce: @unchecked Sendable {
                     return held
                 }
                 let previous = state.exchangeAcquiringAndReleasing(Self.replaced)
-                if previous & Self.waitedFor != 0 { Self.wakeWaiters() }
+                if previous & Self.waitedFor != 0 { Self.wakeWaiters(of: previous) }
                 return old
             }
             if word == Self.resolved || word == Self.replaced {
@@ -148,7 +141,7 @@ class LazyOnce: @unchecked Sendable {
                     return held
                 }
             }
-            _ = wait(for: key, on: ThreadState.current)
+            _ = wait(on: ThreadState.current)
         }
     }
 
@@ -173,96 +166,52 @@ class LazyOnce: @unchecked Sendable {
             previous & ~Self.waitedFor == Self.resolvingWord,
             "only the resolving thread ends a first read, once")
         guard previous & Self.waitedFor != 0 else { return }
-        Self.wakeWaiters()
+        Self.wakeWaiters(of: previous)
     }
 
-    /// Wakes the threads waiting for first reads.
+    /// Wakes the threads waiting for the first read that the word `previous` says resolved.
     @usableFromInline
-    static func wakeWaiters() {
-        let condition = Self.condition
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+    static func wakeWaiters(of previous: UInt) {
+        thread(of: previous).wakeWaiters()
     }
 
-    /// Waits until the value is stored; stops the program if that would be never (invariant 5).
+    /// Waits until the value is stored; stops the program if that would be never.
     ///
     /// - Returns: Whether the stored value is the first one, or a replacing one.
-    private func wait(for key: AnyKeyPath, on thread: ThreadState) -> FirstRead {
-        let me = Self.word(of: thread)
-        let condition = Self.condition
-        condition.lock()
+    private func wait(on thread: ThreadState) -> FirstRead {
         while true {
             let word = state.loadAcquiring()
             if word == Self.resolved || word == Self.replaced { break }
             assert(word != Self.unresolved, "a first read never goes back to unresolved")
-            if word & ~Self.waitedFor == me {
-                condition.unlock()
+            let resolver = Self.thread(of: word)
+            if resolver === thread {
                 Failure.reentrantLazyRead(of: key, by: type(of: self).wrapperName, on: thread)
             }
-            // Marked first, so that the resolver wakes us; it may have finished meanwhile.
-            if word & Self.waitedFor == 0,
-                !state.compareExchangeAcquiringOnFailureToo(
+            // Marked first, so that the resolver wakes its waiters; it may have ended meanwhile.
+            if word & Self.waitedFor != 0
+                || state.compareExchangeAcquiringOnFailureToo(
                     expected: word, desired: word | Self.waitedFor)
             {
-                continue
+                thread.wait(for: .lazy(self), on: resolver)
             }
-            // Entries' builders and waits are guarded by `Core.shared.builds.lock`.
-            if let circle = Core.shared.builds.lock.withLock({
-                waitingCircle(from: thread, for: key)
-            }
-            ) {
-                condition.unlock()
-                Failure.crossThreadLazyCycle(circle)
-            }
-            thread.waitingForLazy = (self, key)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.circleCheckInterval))
-            thread.waitingForLazy = nil
         }
-        condition.unlock()
         return state.loadAcquiring() == Self.replaced ? .replaced : .resolved
     }
 
-    /// The thread resolving the key while another waits for it. Call with
-    /// `LazyOnce.condition` locked; `nil` unless the word is "waited for" (only then is
-    /// the thread surely alive: invariant 4).
-    final func waitedForResolver() -> ThreadState? {
+    /// The thread resolving the key, while one does.
+    var resolver: ThreadState? {
         let word = state.loadAcquiring()
-        guard word != Self.resolved, word != Self.replaced, word & Self.waitedFor != 0 else {
+        guard word != Self.resolved, word != Self.replaced, word != Self.unresolved else {
             return nil
         }
-        let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor)!
+        return Self.thread(of: word)
+    }
+
+    /// The thread a resolving word names. Its state may belong to a later thread by now (a
+    /// thread's state is reused, never freed), never to freed memory.
+    private static func thread(of word: UInt) -> ThreadState {
+        let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor).unsafelyUnwrapped
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
-    }
-
-    /// What a thread in a circle of waiting threads waits for.
-    enum Awaited {
-        case entry(Entry)
-        /// A first read, and its wrapper's key.
-        case lazy(LazyOnce, key: AnyKeyPath)
-    }
-
-    /// The threads that would wait on each other, each with what it waits for, starting with
-    /// `thread` waiting for this read; `nil` when waiting is safe. Call with
-    /// `LazyOnce.condition` locked, and the word waited for.
-    private func waitingCircle(from thread: ThreadState, for key: AnyKeyPath)
-        -> [(ThreadState, Awaited)]?
-    {
-        var circle: [(ThreadState, Awaited)] = [(thread, .lazy(self, key: key))]
-        var next = waitedForResolver()
-        while let current = next, circle.count < 10_000 {
-            if current === thread { return circle }
-            if let entry = current.waitingFor {
-                circle.append((current, .entry(entry)))
-                next = entry.builder
-            } else if let (read, key) = current.waitingForLazy {
-                circle.append((current, .lazy(read, key: key)))
-                next = read.waitedForResolver()
-            } else {
-                return nil
-            }
-        }
-        return nil
     }
 
     /// A state of the table in `Internal/README.md`, for tests.
@@ -285,13 +234,6 @@ class LazyOnce: @unchecked Sendable {
                 onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,
                 waitedFor: word & Self.waitedFor != 0)
         }
-    }
-
-    /// The word that says "resolving by `thread`".
-    private static func word(of thread: ThreadState) -> UInt {
-        let word = UInt(bitPattern: Unmanaged.passUnretained(thread).toOpaque())
-        assert(word & (resolved | waitedFor) == 0, "an object's address is aligned")
-        return word
     }
 }
 

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a thread waits for: a build of an entry that another thread runs (in its `round`), or
+/// the first read of a lazy wrapper that another thread resolves.
+enum Awaited {
+    case entry(Entry, round: UInt64)
+    case lazy(LazyOnce)
+
+    /// The thread building it, while this wait is current; `nil` once it has ended.
+    var builder: ThreadState? {
+        switch self {
+        case .entry(let entry, let round): entry.builder(inRound: round)
+        case .lazy(let once): once.resolver
+        }
+    }
+}
+
+/// Waiting for another thread's build, and the circle check before it (`Internal/README.md`,
+/// "Waiting and cycles").
+extension ThreadState {
+    /// Sleeps until `builder` has ended the build `awaited` names, unless waiting would close
+    /// a circle of threads waiting for each other: then stops the program with the chain.
+    func wait(for awaited: Awaited, on builder: ThreadState) {
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            precondition(builder !== self, "InjectableKit: a thread waits for its own build")
+        #endif
+        parking.locked {
+            #if INJECTABLEKIT_INTERNAL_CHECKS
+                precondition(waitingFor == nil, "InjectableKit: a thread waits for two builds")
+            #endif
+            waitingFor = awaited
+        }
+        if let circle = waitingCircle(from: awaited) { Failure.crossThreadCycle(circle) }
+        // The builder wakes its parking's sleepers after its build ends, under this lock.
+        builder.parking.locked {
+            while awaited.builder != nil { builder.parking.wait() }
+        }
+        parking.locked { waitingFor = nil }
+    }
+
+    /// Wakes the threads waiting for a build of this thread's that has just ended.
+    func wakeWaiters() {
+        parking.locked { parking.broadcast() }
+    }
+
+    /// The threads that wait for each other in a circle through this one, each with what it
+    /// waits for, starting with this thread waiting for `awaited`; `nil` if there is none.
+    private func waitingCircle(from awaited: Awaited) -> [(ThreadState, Awaited)]? {
+        var circle = [(self, awaited)]
+        var next = awaited
+        while circle.count < 10_000, let builder = next.builder {
+            if builder === self { return circle }
+            // Read again after the builder's wait: the same build all along.
+            guard let waited = builder.parking.locked({ builder.waitingFor }),
+                next.builder === builder
+            else { return nil }
+            circle.append((builder, waited))
+            next = waited
+        }
+        return nil
+    }
+}
