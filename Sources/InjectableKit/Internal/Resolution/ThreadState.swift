@@ -1,14 +1,6 @@
 import CInjectableAtomics
 import Foundation
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Per-thread resolution state: the stack of resolutions in progress, for cycle detection,
 /// diagnostics and the graph scope.
 ///
@@ -59,7 +51,7 @@ final class ThreadState: @unchecked Sendable {
     private static func makeCurrent() -> ThreadState {
         let state = spareStates.take() ?? ThreadState()
         let raw = Unmanaged.passRetained(state).toOpaque()
-        pthread_setspecific(threadStateKey, raw)
+        keepUntilThreadExit(raw)
         ik_thread_state_set(raw)
         return state
     }
@@ -90,51 +82,5 @@ final class ThreadState: @unchecked Sendable {
         assert(index < 0xFFFF, "frames nest less than 65,535 deep")
         nextToken &+= 1 << 16
         return nextToken | UInt64(index + 1)
-    }
-}
-
-private let threadStateKey: pthread_key_t = {
-    var key = pthread_key_t()
-    // The destructor's parameter is optional on Linux and not on Darwin; either converts to the
-    // optional that `releaseThreadState` takes, so one closure compiles on both.
-    let status = pthread_key_create(&key) { raw in releaseThreadState(raw) }
-    precondition(status == 0, "InjectableKit: pthread_key_create failed (\(status))")
-    return key
-}()
-
-/// Keeps an exiting thread's state for the next new thread (the destructor of
-/// `threadStateKey`, which the system calls only with a value that is not `nil`).
-private func releaseThreadState(_ raw: UnsafeMutableRawPointer?) {
-    // A later key's destructor that resolves makes the thread a state of its own again.
-    ik_thread_state_set(nil)
-    if let raw { spareStates.keep(Unmanaged<ThreadState>.fromOpaque(raw).takeRetainedValue()) }
-}
-
-/// The states of exited threads, never freed: a lazy wrapper's word names its resolver by
-/// address, and a waiter may look at that state after the resolver's thread has ended.
-private let spareStates = SpareThreadStates()
-
-private final class SpareThreadStates: @unchecked Sendable {
-    // @unchecked: `states` is guarded by `lock`.
-    private let lock = Lock()
-    private var states: [ThreadState] = []
-
-    func keep(_ state: ThreadState) {
-        // What the thread left, released before the state is shared (a probe's thread ends
-        // inside a getter).
-        state.frames = []
-        state.graph = [:]
-        state.depth = 0
-        state.buildStack = []
-        state.verification = nil
-        state.probe = nil
-        #if INJECTABLEKIT_INTERNAL_CHECKS
-            state.heldLockRanks = []
-        #endif
-        lock.withLock { states.append(state) }
-    }
-
-    func take() -> ThreadState? {
-        lock.withLock { states.popLast() }
     }
 }
