@@ -13,8 +13,7 @@ extension Injections {
     public func hasCachedInstance<Value>(_ keyPath: KeyPath<Injections, Value>) -> Bool {
         let registry = OverrideRegistry.current
         return Scope.all.contains { scope in
-            !registry.storage(for: scope).entries { $0.owner == keyPath && $0.holdsInstance }
-                .isEmpty
+            registry.storage(for: scope).entries(ownedBy: keyPath).contains(where: \.holdsInstance)
         }
     }
 

@@ -161,7 +161,7 @@ extension Injections {
         registry.removeOverride(
             forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
         for scope in Scope.all {
-            registry.storage(for: scope).reset { $0.owner == keyPath }
+            registry.storage(for: scope).reset(ownedBy: keyPath)
         }
         TestHook.changed(registry, "reset(\(KeyNames.describe(keyPath)))", file: file, line: line)
     }

@@ -6,8 +6,9 @@ import Testing
 @testable import InjectableTesting
 
 extension Injections {
-    var detachedProbeClock: any Clock { shared(SystemClock()) }
-    /// Of a type of its own, which no type override of another test's layer serves.
+    // Of a type of its own, which no type override of another test's layer serves: a detached
+    // resolution is reported to every test whose layer overrides its key, by key or by type.
+    var detachedProbeClock: DetachedProbeClock { shared(DetachedProbeClock(now: "live")) }
     var detachedBystanderClock: DetachedProbeClock { shared(DetachedProbeClock(now: "live")) }
     var detachedCarriedClock: DetachedProbeClock { shared(DetachedProbeClock(now: "live")) }
     var detachedBystanderTestsClock: any Clock { shared(SystemClock()) }
@@ -26,7 +27,7 @@ struct UnlayeredResolutionReportTests {
         _ = try await TestIssueReporter.unattributedReports {
             try await withKnownIssue {
                 try await InjectionsTrait.injections {
-                    $0.register(\.detachedProbeClock) { FixedClock(now: "mock") }
+                    $0.register(\.detachedProbeClock) { DetachedProbeClock(now: "mock") }
                 }.provideScope(for: test, testCase: Test.Case.current) {
                     for _ in 0..<2 {
                         let now = await Task.detached {

@@ -93,6 +93,33 @@ extension GlobalContainerTests {
             }
         }
 
+        @Test func resettingAFunctionKeysOverrideForgetsWhatItBuiltForEveryArgumentValue() {
+            let storage = Injections.Scope.boundFunctionScope.storage
+            let before = storage.entryCount
+            Injections.container.register(\.boundMake) { id in BoundItem(id: -id) }
+            let ids = stressSize(quick: 3_000, full: 20_000)
+            for id in 0..<ids {
+                #expect(Injections.container.resolve(\.[boundMade: id]).id == -id)
+            }
+            #expect(storage.entryCount == before + ids)
+            Injections.container.reset(\.boundMake)
+            #expect(storage.entryCount == before)
+            #expect(Injections.container.resolve(\.[boundMade: 7]).id == 7)
+            Injections.Scope.boundFunctionScope.reset()
+        }
+
+        @Test func resettingOneArgumentValueDropsThatValueOnly() {
+            for id in 0..<100 { _ = Injections.container.resolve(\.[boundMade: id]) }
+            let kept = Injections.container.resolve(\.[boundMade: 1])
+            let dropped = Injections.container.resolve(\.[boundMade: 2])
+            Injections.container.reset(\.[boundMade: 2])
+            #expect(!Injections.container.hasCachedInstance(\.[boundMade: 2]))
+            #expect(Injections.container.hasCachedInstance(\.[boundMade: 1]))
+            #expect(Injections.container.resolve(\.[boundMade: 1]) === kept)
+            #expect(Injections.container.resolve(\.[boundMade: 2]) !== dropped)
+            Injections.Scope.boundFunctionScope.reset()
+        }
+
         @Test func releasedSharedArgumentInstancesDoNotKeepTheirEntries() {
             let before = Injections.Scope.shared.storage.entryCount
             let ids = stressSize(quick: 5_000, full: 20_000)
@@ -121,6 +148,7 @@ private final class BoundItem: Sendable {
 
 extension Injections.Scope {
     fileprivate static let boundScope = Injections.Scope.cached("boundScope")
+    fileprivate static let boundFunctionScope = Injections.Scope.cached("boundFunctionScope")
 }
 
 extension Injections {
@@ -129,4 +157,8 @@ extension Injections {
         scoped(.boundScope, BoundItem(id: id, dependency: resolve(\.boundDependency)))
     }
     fileprivate subscript(boundShared id: Int) -> BoundItem { shared(BoundItem(id: id)) }
+    fileprivate var boundMake: @Sendable (Int) -> BoundItem { { BoundItem(id: $0) } }
+    fileprivate subscript(boundMade id: Int) -> BoundItem {
+        scoped(.boundFunctionScope, resolve(\.boundMake)(id))
+    }
 }

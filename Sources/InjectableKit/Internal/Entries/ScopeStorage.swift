@@ -9,6 +9,9 @@ final class ScopeStorage: @unchecked Sendable {
     @exclusivity(unchecked) var entries: [EntryKey: Entry] = [:]
     /// How many of `entries` are for argument values or overrides: kept only while in use.
     @exclusivity(unchecked) var forgettableEntries = 0
+    /// The entries by the key whose resolution made them, so that one key's (one argument
+    /// value's) reset or query costs the same however many argument values the scope holds.
+    @exclusivity(unchecked) private var byOwner: [AnyKeyPath: [Entry]] = [:]
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -35,6 +38,7 @@ final class ScopeStorage: @unchecked Sendable {
             }
             let entry = make()
             entries[key] = entry
+            if let owner = entry.owner { byOwner[owner, default: []].append(entry) }
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
             return entry
@@ -44,18 +48,26 @@ final class ScopeStorage: @unchecked Sendable {
     /// How many entries the scope keeps (for tests of its memory bound).
     var entryCount: Int { lock.withLock { entries.count } }
 
-    /// Retires and forgets the entries that `matches` and no thread is building. Call with
-    /// `lock` locked.
+    /// Retires and forgets the entries that `matches` (among `candidates`, if given) and no
+    /// thread is building. Call with `lock` locked.
     ///
     /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
-    private func forget(where matches: (Entry) -> Bool) -> [Entry] {
+    private func forget(among candidates: [Entry]? = nil, where matches: (Entry) -> Bool)
+        -> [Entry]
+    {
         var forgotten: [Entry] = []
-        for (key, entry) in entries where matches(entry) && entry.retireIfIdle() {
-            entries[key] = nil
+        for entry in candidates ?? Array(entries.values)
+        where entries[entry.key] === entry && matches(entry) && entry.retireIfIdle() {
+            entries[entry.key] = nil
             forgotten.append(entry)
+            if let owner = entry.owner {
+                byOwner[owner]?.removeAll { $0 === entry }
+                if byOwner[owner]?.isEmpty == true { byOwner[owner] = nil }
+            }
         }
         forgettableEntries -= forgotten.count { $0.key.isForgettable }
         entries.shrinkIfSparse()
+        byOwner.shrinkIfSparse()
         checkInvariants()
         return forgotten
     }
@@ -75,19 +87,25 @@ final class ScopeStorage: @unchecked Sendable {
         drop(all, forgetting: forgotten)
     }
 
-    /// Drops the instances of the entries that match, and the instances built from them in
-    /// any scope, as ``reset()`` does for every entry: argument and override entries are
-    /// forgotten unless a thread is building them. Matched outside `lock` (see
-    /// ``entries(where:)``).
-    func reset(where matches: (Entry) -> Bool) {
-        let matched = entries(where: matches)
+    /// Drops the instances of the entries `owner`'s resolutions made, and the instances built
+    /// from them in any scope, as ``reset()`` does for every entry: argument and override
+    /// entries are forgotten unless a thread is building them.
+    func reset(ownedBy owner: AnyKeyPath) {
+        let matched = entries(ownedBy: owner)
         guard !matched.isEmpty else { return }
         ThreadState.current.changes += 1
         let identities = Set(matched.map(ObjectIdentifier.init))
         let forgotten = lock.withLock {
-            forget { $0.key.isForgettable && identities.contains(ObjectIdentifier($0)) }
+            forget(among: matched) {
+                $0.key.isForgettable && identities.contains(ObjectIdentifier($0))
+            }
         }
         drop(matched, forgetting: forgotten)
+    }
+
+    /// The entries `owner`'s resolutions made.
+    func entries(ownedBy owner: AnyKeyPath) -> [Entry] {
+        lock.withLock { byOwner[owner] ?? [] }
     }
 
     /// Drops the instances of `entries`, and what was built from them, after the lock: an

@@ -368,16 +368,23 @@ final class OverrideRegistry: @unchecked Sendable {
                     }
                 }
                 // And what was built from them or from this registry's state, in any scope.
-                released.append(
-                    Core.shared.dependencies.invalidate(
-                        roots: roots, keys: affected.keys, types: affected.types, in: serial))
-                // An override's own entries serve nothing once it is replaced.
-                if !removed.isEmpty {
+                let invalidated = Core.shared.dependencies.invalidate(
+                    roots: roots, keys: affected.keys, types: affected.types, in: serial)
+                released.append(invalidated)
+                // An override's own entries serve nothing once it is replaced, nor does an
+                // argument value's once dropped: forgotten, so that a key that served many
+                // argument values holds nothing for them after its change.
+                let dropped = Set(
+                    (roots + invalidated.entries).lazy.filter(\.key.isForgettable)
+                        .map(ObjectIdentifier.init))
+                if !removed.isEmpty || !dropped.isEmpty {
                     for storage in storagesReached {
                         released.append(
                             storage.forgetEntries { entry in
-                                entry.key.override.map { removed.contains(ObjectIdentifier($0)) }
-                                    ?? false
+                                dropped.contains(ObjectIdentifier(entry))
+                                    || entry.key.override.map {
+                                        removed.contains(ObjectIdentifier($0))
+                                    } ?? false
                             })
                     }
                 }
