@@ -117,8 +117,8 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         lock.unlock()
 
         let waiter = AsyncBuild.current
-        AsyncBuildGraph.shared.beginWait(waiter, on: construction)
-        defer { AsyncBuildGraph.shared.endWait(waiter, on: construction) }
+        construction.beginWait(by: waiter)
+        defer { construction.endWait(by: waiter) }
         do {
             let value = try await task.value
             finish(task, with: value)

@@ -47,3 +47,10 @@ final class Tally: @unchecked Sendable {
 extension Injections {
     @MainActor var testingViewModel: TestingViewModel { shared(TestingViewModel()) }
 }
+
+/// A clock of a type no test overrides by type, for keys that work outside a test's task
+/// resolves: such a resolution is reported to every test whose layer overrides its key, by key
+/// or by type, and tests run in parallel.
+struct DetachedProbeClock: Sendable {
+    let now: String
+}

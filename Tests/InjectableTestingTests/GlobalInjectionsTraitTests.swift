@@ -6,7 +6,7 @@ import Testing
 @testable import InjectableTesting
 
 extension Injections {
-    var globalProbeClock: any Clock { SystemClock() }
+    var globalProbeClock: DetachedProbeClock { DetachedProbeClock(now: "live") }
     var globalTurnClock: any Clock { SystemClock() }
 }
 
@@ -14,7 +14,7 @@ extension Injections {
 /// the overrides restored after each test. Serialized, and its key is its own.
 @Suite(.serialized, .globalInjections) struct GlobalInjectionsTraitTests {
     @Test func aSuiteMarkedGlobalChangesTheGlobalOverridesWithoutReports() async {
-        Injections.container.register(\.globalProbeClock) { FixedClock(now: "global") }
+        Injections.container.register(\.globalProbeClock) { DetachedProbeClock(now: "global") }
         defer { Injections.container.reset(\.globalProbeClock) }
         // Seen outside any layer, from a detached task too: the change is global.
         let seen = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }
@@ -26,7 +26,7 @@ extension Injections {
         try await GlobalInjectionsTrait().provideScope(
             for: try #require(Test.current), testCase: Test.Case.current
         ) {
-            Injections.container.register(\.globalProbeClock) { FixedClock(now: "inner") }
+            Injections.container.register(\.globalProbeClock) { DetachedProbeClock(now: "inner") }
         }
         let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
         #expect(now == "live")
@@ -34,13 +34,13 @@ extension Injections {
 
     @Test func aTestsUnbalancedPopCannotUndoALevelSavedBeforeIt() async throws {
         // This suite's trait saved a level before this test; the inner trait saves another.
-        Injections.container.register(\.globalProbeClock) { FixedClock(now: "outer") }
+        Injections.container.register(\.globalProbeClock) { DetachedProbeClock(now: "outer") }
         defer { Injections.container.reset(\.globalProbeClock) }
         try await GlobalInjectionsTrait().provideScope(
             for: try #require(Test.current), testCase: Test.Case.current
         ) {
             Injections.container.pop()  // the test's own, with no push: pops the inner level
-            Injections.container.register(\.globalProbeClock) { FixedClock(now: "inner") }
+            Injections.container.register(\.globalProbeClock) { DetachedProbeClock(now: "inner") }
         }
         let now = await Task.detached { Injections.container.resolve(\.globalProbeClock).now }.value
         #expect(now == "outer")

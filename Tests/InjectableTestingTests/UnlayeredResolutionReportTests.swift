@@ -88,8 +88,3 @@ struct UnlayeredResolutionReportTests {
         }
     }
 }
-
-/// The type of keys that only `UnlayeredResolutionReportTests` use.
-struct DetachedProbeClock: Sendable {
-    let now: String
-}

@@ -229,6 +229,8 @@ struct DependenciesScenarios: Suite {
             return nil  // InjectableKit only: its task-local layers
         case .cachedCollection:
             return nil  // swift-dependencies has no collection that dependencies contribute to
+        case .resetValueOf10, .resetValueOf100k:
+            return nil  // swift-dependencies has no keys with arguments
         case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:
             return nil  // InjectableKit's diagnostics; direct code with keypath literals
         }

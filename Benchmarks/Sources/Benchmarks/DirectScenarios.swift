@@ -66,6 +66,16 @@ struct DirectScenarios: Suite {
             return harness.measure { n in
                 for _ in 0..<n { blackHole(ResetThing()) }
             }
+        case .resetValueOf10, .resetValueOf100k:
+            var cache: [Int: ValueThing] = [:]
+            for id in 0..<scenario.heldValues { cache[id] = ValueThing(id: id) }
+            return harness.measure { n in
+                for _ in 0..<n {
+                    cache[3] = nil
+                    cache[3] = ValueThing(id: 3)
+                    blackHole(cache[3])
+                }
+            }
         case .callSitesFileA, .callSitesFileB, .callSitesModule2, .callSitesKeysModule:
             return nil  // InjectableKit only: its memo is per keypath object
         case .traceOff, .traceOn:

@@ -72,3 +72,9 @@ final class ResetThing: Sendable {
 final class TracedThing: Sendable {
     let value = 8
 }
+
+/// An argument value's instance, for the `reset one value` scenarios.
+final class ValueThing: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}

@@ -18,6 +18,7 @@ extension Injections {
     var benchOverrideTarget: OverrideTarget { application(OverrideTarget()) }
     var benchDecoy: Decoy { application(Decoy()) }
     var benchResetThing: ResetThing { cached(ResetThing()) }
+    subscript(benchValue id: Int) -> ValueThing { scoped(.benchValues, ValueThing(id: id)) }
     var benchTraced: TracedThing { application(TracedThing()) }
     var benchCollection: Contributions<CollectedThing> {
         cached(contributions(to: \.benchCollection))
@@ -169,6 +170,15 @@ struct InjectableKitScenarios: Suite {
                     blackHole(container.resolve(\.benchResetThing))
                 }
             }
+        case .resetValueOf10, .resetValueOf100k:
+            for id in 0..<scenario.heldValues { blackHole(container.resolve(\.[benchValue: id])) }
+            defer { Injections.Scope.benchValues.reset() }
+            return harness.measure { n in
+                for _ in 0..<n {
+                    container.reset(\.[benchValue: 3])
+                    blackHole(container.resolve(\.[benchValue: 3]))
+                }
+            }
         case .traceOff:
             container.trace { _ in }
             container.recordGraph()
@@ -188,4 +198,9 @@ struct InjectableKitScenarios: Suite {
             return nil  // direct construction only
         }
     }
+}
+
+extension Injections.Scope {
+    /// The scope of the `reset one value` scenarios' argument values.
+    static let benchValues = Injections.Scope.cached("benchValues")
 }

@@ -56,6 +56,12 @@ enum Scenario: String, CaseIterable, Sendable {
     case firstResolution = "first-resolution"
     /// Resetting the cached scope, then resolving a cached registration: construction included.
     case firstAfterReset = "first-after-reset"
+    /// Resetting one argument value of a cached subscript key while 10 values are cached, then
+    /// resolving it again (construction included). Direct code: a dictionary cache.
+    case resetValueOf10 = "reset one value (10 held)"
+    /// The same while 100,000 values are cached: the same cost as with 10 when a reset finds
+    /// its value's entries directly.
+    case resetValueOf100k = "reset one value (100,000 held)"
     /// A singleton resolved after the trace and graph recording were turned on, then off: the
     /// same as `application` when turning them off restores the fast path.
     case traceOff = "trace-off"
@@ -84,8 +90,12 @@ enum Scenario: String, CaseIterable, Sendable {
         .cachedCollection, .firstAfterReset, .chain,
         .wrapper,
         .overrideOther, .overrideSame, .threads1, .threads2, .firstResolution, .registrations10,
-        .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .traceOff, .traceOn,
+        .registrations1000, .keyPathLiteral10, .keyPathLiteral1000, .resetValueOf10,
+        .resetValueOf100k, .traceOff, .traceOn,
     ]
+
+    /// How many argument values a `reset one value` scenario holds.
+    var heldValues: Int { self == .resetValueOf10 ? 10 : 100_000 }
 }
 
 /// A column of the table. The raw values are the names in the CSV.

@@ -95,6 +95,8 @@ struct SwinjectScenarios: Suite {
             return nil  // InjectableKit only: its task-local layers
         case .cachedCollection:
             return nil  // Swinject has no collection that registrations contribute to
+        case .resetValueOf10, .resetValueOf100k:
+            return nil  // Swinject resets a whole object scope, not one value
         case .traceOff, .traceOn, .keyPathLiteral10, .keyPathLiteral1000:
             return nil  // InjectableKit's diagnostics; direct code with keypath literals
         }

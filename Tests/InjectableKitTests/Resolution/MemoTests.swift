@@ -138,6 +138,22 @@ extension GlobalContainerTests {
             #expect(here != MemoTable.noSlot && here > Route.plainGetterWord)
             #expect(elsewhere == here, "both call sites read the one entry")
         }
+
+        // Resetting a key that has no override (a `reset(\.[account: 42])` at logout) drops
+        // its instances, and leaves every other call site on the fast path.
+        @Test func resettingAKeyWithoutAnOverrideKeepsWhatOtherCallSitesRemembered() {
+            let instance = Injections.container.resolve(\.callSiteService)
+            #expect(Injections.container.resolve(\.callSiteService) === instance)
+            let generation = UInt64(MemoTable.generation.loadAcquiring())
+            Injections.container.reset(\.bumpedCount)
+            #expect(UInt64(MemoTable.generation.loadAcquiring()) == generation)
+            #expect(
+                MemoTable.entryWord(for: \Injections.callSiteService, at: generation)
+                    > Route.plainGetterWord)
+            Injections.container.register(\.bumpedCount) { 1 }
+            #expect(UInt64(MemoTable.generation.loadAcquiring()) != generation)
+            Injections.container.reset(\.bumpedCount)
+        }
     }
 }
 

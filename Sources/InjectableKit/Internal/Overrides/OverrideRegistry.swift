@@ -353,40 +353,44 @@ final class OverrideRegistry: @unchecked Sendable {
             changes.wrappingAddSequentiallyConsistent(1)
             ownTicket?.update(current)
             let affected = current.differences(from: before)
-            if !affected.keys.isEmpty || !affected.types.isEmpty {
-                let removed = Set(before.all.map(ObjectIdentifier.init)).subtracting(
-                    current.all.map(ObjectIdentifier.init))
-                var roots: [Entry] = []
-                var storagesReached: [ScopeStorage] = []
-                for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
-                    for storage in storages {
-                        storagesReached.append(storage)
-                        roots += storage.entries { entry in
-                            Self.isReached(
-                                entry, keys: keys, types: types, closer: closer, removed: removed)
-                        }
+            // A change that changes no override (a key's reset where it has none) leaves what
+            // every call site remembered, and the registry's lookups, as they are.
+            guard !affected.keys.isEmpty || !affected.types.isEmpty else {
+                released.append(before)
+                return
+            }
+            let removed = Set(before.all.map(ObjectIdentifier.init)).subtracting(
+                current.all.map(ObjectIdentifier.init))
+            var roots: [Entry] = []
+            var storagesReached: [ScopeStorage] = []
+            for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
+                for storage in storages {
+                    storagesReached.append(storage)
+                    roots += storage.entries { entry in
+                        Self.isReached(
+                            entry, keys: keys, types: types, closer: closer, removed: removed)
                     }
                 }
-                // And what was built from them or from this registry's state, in any scope.
-                let invalidated = Core.shared.dependencies.invalidate(
-                    roots: roots, keys: affected.keys, types: affected.types, in: serial)
-                released.append(invalidated)
-                // An override's own entries serve nothing once it is replaced, nor does an
-                // argument value's once dropped: forgotten, so that a key that served many
-                // argument values holds nothing for them after its change.
-                let dropped = Set(
-                    (roots + invalidated.entries).lazy.filter(\.key.isForgettable)
-                        .map(ObjectIdentifier.init))
-                if !removed.isEmpty || !dropped.isEmpty {
-                    for storage in storagesReached {
-                        released.append(
-                            storage.forgetEntries { entry in
-                                dropped.contains(ObjectIdentifier(entry))
-                                    || entry.key.override.map {
-                                        removed.contains(ObjectIdentifier($0))
-                                    } ?? false
-                            })
-                    }
+            }
+            // And what was built from them or from this registry's state, in any scope.
+            let invalidated = Core.shared.dependencies.invalidate(
+                roots: roots, keys: affected.keys, types: affected.types, in: serial)
+            released.append(invalidated)
+            // An override's own entries serve nothing once it is replaced, nor does an
+            // argument value's once dropped: forgotten, so that a key that served many
+            // argument values holds nothing for them after its change.
+            let dropped = Set(
+                (roots + invalidated.entries).lazy.filter(\.key.isForgettable)
+                    .map(ObjectIdentifier.init))
+            if !removed.isEmpty || !dropped.isEmpty {
+                for storage in storagesReached {
+                    released.append(
+                        storage.forgetEntries { entry in
+                            dropped.contains(ObjectIdentifier(entry))
+                                || entry.key.override.map {
+                                    removed.contains(ObjectIdentifier($0))
+                                } ?? false
+                        })
                 }
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.

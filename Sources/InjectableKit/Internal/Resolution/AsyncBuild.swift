@@ -2,8 +2,8 @@ import CInjectableAtomics
 
 /// One asynchronous construction in progress, named after its registration.
 final class AsyncBuild: @unchecked Sendable {
-    // @unchecked: `finishedWord` is read and written only atomically (as `isFinished`); the
-    // other properties are immutable.
+    // @unchecked: `finishedWord` is read and written only atomically (as `isFinished`),
+    // `awaiting` only under `lock`; the other properties are immutable.
     /// `isFinished`'s word, first among the stored properties so that its address is a fixed
     /// offset in the object (see `AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var finishedWord: UInt = 0
@@ -16,6 +16,9 @@ final class AsyncBuild: @unchecked Sendable {
     /// nested constructions, this one included, are of wrappers no scope made.
     let depth: Int
     let unscopedDepth: Int
+    /// The constructions this one's task awaits (several, with `async let`).
+    @exclusivity(unchecked) private var awaiting: [AsyncBuild] = []
+    private let lock = Lock()
     /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
     /// carry it as their `current`, but can no longer hold it up.
     private var isFinished: AtomicWord { AtomicWord(inline: 0, of: self) }
@@ -55,58 +58,45 @@ final class AsyncBuild: @unchecked Sendable {
 
     /// The construction the current task runs, if it runs one.
     @TaskLocal static var current: AsyncBuild?
-}
 
-/// Which asynchronous constructions await which, to catch a circle of them before it waits
-/// forever: the asynchronous counterpart of `ThreadState.wait(for:on:)`.
-final class AsyncBuildGraph: @unchecked Sendable {
-    // @unchecked: `waits` is guarded by `lock`.
-    static let shared = AsyncBuildGraph()
-
-    private let lock = Lock()
-    /// For each construction, the constructions it awaits (several, with `async let`).
-    private var waits: [ObjectIdentifier: [AsyncBuild]] = [:]
-
-    /// Records that `waiter` awaits `target`, stopping the process if `target` (through what it
-    /// awaits) awaits `waiter`.
-    func beginWait(_ waiter: AsyncBuild?, on target: AsyncBuild) {
+    /// Records that `waiter` awaits `self`, stopping the process if `self` (through what it
+    /// awaits) awaits `waiter`: the asynchronous counterpart of `ThreadState.wait(for:on:)`.
+    /// Each wait is published before the search, which holds one construction's lock at a
+    /// time, so of two constructions that start to await each other, one finds the circle.
+    func beginWait(by waiter: AsyncBuild?) {
         guard let waiter, !waiter.finished else { return }
-        lock.withLock {
-            if let path = path(from: target, to: waiter) {
-                // `path` ends with `waiter`: the circle is `path`, reported from its oldest.
-                let first = path.indices.min { path[$0].serial < path[$1].serial } ?? 0
-                let circle = Array(path[first...] + path[..<first])
-                Failure.asyncCycle(circle + [circle[0]])
-            }
-            waits[ObjectIdentifier(waiter), default: []].append(target)
-        }
+        waiter.lock.withLock { waiter.awaiting.append(self) }
+        guard let path = path(to: waiter) else { return }
+        // `path` ends with `waiter`: the circle is `path`, reported from its oldest.
+        let first = path.indices.min { path[$0].serial < path[$1].serial } ?? 0
+        let circle = Array(path[first...] + path[..<first])
+        Failure.asyncCycle(circle + [circle[0]])
     }
 
-    /// Removes the record `beginWait(_:on:)` made.
-    func endWait(_ waiter: AsyncBuild?, on target: AsyncBuild) {
+    /// Removes the record ``beginWait(by:)`` made.
+    func endWait(by waiter: AsyncBuild?) {
         guard let waiter else { return }
-        lock.withLock {
-            let id = ObjectIdentifier(waiter)
-            guard var targets = waits[id], let index = targets.firstIndex(where: { $0 === target })
-            else { return }
-            targets.remove(at: index)
-            waits[id] = targets.isEmpty ? nil : targets
+        waiter.lock.withLock {
+            if let index = waiter.awaiting.firstIndex(where: { $0 === self }) {
+                waiter.awaiting.remove(at: index)
+            }
         }
     }
 
-    /// The constructions from `start` to `end` along recorded waits, both included.
-    private func path(from start: AsyncBuild, to end: AsyncBuild) -> [AsyncBuild]? {
+    /// The constructions from `self` to `end` along the waits recorded, both included.
+    private func path(to end: AsyncBuild) -> [AsyncBuild]? {
         var visited: Set<ObjectIdentifier> = []
         func search(_ node: AsyncBuild) -> [AsyncBuild]? {
             if node === end { return [node] }
-            guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
             // A finished construction waits for nothing (a task it left running may).
-            guard !node.finished else { return nil }
-            for next in waits[ObjectIdentifier(node)] ?? [] {
+            guard visited.insert(ObjectIdentifier(node)).inserted, !node.finished else {
+                return nil
+            }
+            for next in node.lock.withLock({ node.awaiting }) {
                 if let rest = search(next) { return [node] + rest }
             }
             return nil
         }
-        return search(start)
+        return search(self)
     }
 }
