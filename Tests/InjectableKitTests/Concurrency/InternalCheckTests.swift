@@ -1,0 +1,74 @@
+import Testing
+
+@testable import InjectableKit
+
+/// The core's invariant checks and the written lock order are enforced in internal-checks
+/// builds (CI's step of that name): each check is shown here to stop the process on the
+/// violation it is for, planted in a child process, so that none is a check that cannot fail.
+/// Elsewhere the checks compile to nothing.
+@Suite struct InternalCheckTests {
+    #if INJECTABLEKIT_INTERNAL_CHECKS
+        @Test func aLockTakenAgainstTheWrittenOrderStops() async {
+            await #expect(processExitsWith: .failure) {
+                let entry = Lock(rank: .entry)
+                let storage = Lock(rank: .scopeStorage)
+                entry.withLock { storage.withLock {} }
+            }
+        }
+
+        @Test func locksTakenInTheWrittenOrderPass() {
+            let registry = Lock(rank: .overrideRegistry)
+            let inner = Lock(rank: .overrideRegistry)
+            let storage = Lock(rank: .scopeStorage)
+            let entry = Lock(rank: .entry)
+            registry.withLock { inner.withLock { storage.withLock { entry.withLock {} } } }
+            #expect(ThreadState.current.heldLockRanks.isEmpty)
+        }
+
+        @Test func aScopeCountingMoreForgettableEntriesThanItHoldsStops() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let storage = ScopeStorage()
+                storage.forgettableEntries = 1
+                storage.checkInvariants()
+            }
+            #expect(stopped(result, with: "the count of forgettable entries fits the entries"))
+        }
+
+        @Test func aDependencyEdgeRecordedOnOneSideOnlyStops() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let index = DependencyIndex()
+                index.sources[7] = DependencyIndex.Sources(
+                    keys: [DependencyIndex.InRegistry(registry: 1, key: \Injections.memoryCached)])
+                index.checkInvariants(of: 7)
+            }
+            #expect(stopped(result, with: "a key edge in one side only"))
+        }
+
+        @Test func aMemoSlotThatDisagreesWithItsKeyRecordStops() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let table = MemoTable(limit: 8, keyLimit: 4)
+                let key: AnyKeyPath = \Injections.memoryCached
+                // The second resolution of a keypath object gives it a slot.
+                table.remember(key, .plainGetter, generation: 1)
+                table.remember(key, .plainGetter, generation: 1)
+                let record = table.lock.withLock { table.records[key] }
+                record?.entryWord = Route.getter.word
+                if let record { table.lock.withLock { table.checkInvariants(record) } }
+            }
+            #expect(stopped(result, with: "every slot of a key says what its record says"))
+        }
+    #endif
+}
+
+#if INJECTABLEKIT_INTERNAL_CHECKS
+    /// Whether the child process stopped with `message` on its standard error.
+    private func stopped(_ result: ExitTest.Result?, with message: String) -> Bool {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).contains(message)
+    }
+#endif
