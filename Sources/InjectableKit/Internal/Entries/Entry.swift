@@ -11,9 +11,10 @@ final class Entry: @unchecked Sendable {
     // NB: the fields a resolution reads come first (a class's stored properties are laid out in
     // declaration order), so that they sit in one or two cache lines after the object's header:
     // with many registrations, each line a resolution touches is a likely miss.
-    /// The lock's word and `edgeFlags`' word, first among the stored properties so that their
-    /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
-    @exclusivity(unchecked) private var inlineWords: (lock: UInt, edgeFlags: UInt) = (0, 0)
+    /// The lock's two words and `edgeFlags`' word, first among the stored properties so that
+    /// their addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    @exclusivity(unchecked) private var inlineWords: (lock: UInt, sleepers: UInt, edgeFlags: UInt) =
+        (0, 0, 0)
     /// Guards the instance, kept inline: the fast path takes it with no pointer to follow.
     @inlinable var lock: LockWord {
         @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
@@ -36,7 +37,7 @@ final class Entry: @unchecked Sendable {
     let serial: UInt64
     /// Whether `DependencyIndex` may hold edges from this entry (`dependsOnSomething`) or to
     /// it (`isDependedOn`), so that dropping an entry without edges skips the index.
-    var edgeFlags: AtomicWord { AtomicWord(inline: 1, of: self) }
+    var edgeFlags: AtomicWord { AtomicWord(inline: 2, of: self) }
     static let dependsOnSomething: UInt = 1
     static let isDependedOn: UInt = 2
 
@@ -90,6 +91,7 @@ final class Entry: @unchecked Sendable {
     }
 
     deinit {
+        lock.releaseSleepers()
         // Its edges go with it. Safe: `DependencyIndex` never releases an entry's last
         // reference while it holds its lock (it hands loaded entries back to be released).
         Core.shared.dependencies.forget(self, asSource: true)

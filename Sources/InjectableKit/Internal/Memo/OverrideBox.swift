@@ -8,10 +8,10 @@
 @usableFromInline
 final class OverrideBox: @unchecked Sendable {
     // @unchecked: `override` and `entry` are guarded by `lock`.
-    /// The lock's word, first among the stored properties so that its address is a fixed
-    /// offset in the object (see `AtomicWord.init(inline:of:)`): resolutions that an override
-    /// serves take this lock, with no pointer to follow.
-    @exclusivity(unchecked) private var lockWord = LockWord.free
+    /// The lock's two words, first among the stored properties so that their address is a
+    /// fixed offset in the object (see `AtomicWord.init(inline:of:)`): resolutions that an
+    /// override serves take this lock, with no pointer to follow.
+    @exclusivity(unchecked) private var lockWords: (UInt, UInt) = (LockWord.free, 0)
     private var override: AnyOverride?
     /// Where `override` keeps what it built for this key, once a resolution has found it: the
     /// next resolutions read it there, with no frame, lifetime look-up or scope look-up. Let go
@@ -25,7 +25,11 @@ final class OverrideBox: @unchecked Sendable {
     }
 
     init() {
-        AtomicWord.checkInlineWords(&lockWord, of: self)
+        AtomicWord.checkInlineWords(&lockWords, of: self)
+    }
+
+    deinit {
+        lock.releaseSleepers()
     }
 
     /// The override, retained; `nil` once a change has emptied the box.
