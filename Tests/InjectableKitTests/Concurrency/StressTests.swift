@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 // Bounded stress: many threads resolve every scope while others register, reset, push, pop
-// and reset scopes. Each case stops by itself within seconds (alone, under AddressSanitizer at
-// full size: some 15) and fails (not hangs) if it stalls; the generous timeout is a deadlock
-// guard, not a speed bound: CI's two cores run the sanitizer's other suites beside it. CI runs this suite in debug and release builds, and under both sanitizers. The
+// and reset scopes. Each case stops by itself within seconds and fails (not hangs) if it
+// stalls; the generous timeout is a deadlock guard, not a speed bound: under a sanitizer, CI's
+// two cores run the other suites beside it. CI runs this suite in debug and release builds, and under both sanitizers. The
 // rounds are `stressSize(quick:full:)`: by default a fortieth to a quarter of the full size,
 // with as many threads.
 
