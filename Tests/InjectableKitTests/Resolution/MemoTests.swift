@@ -53,6 +53,9 @@ extension Injections {
         return memoShapeDerived
     }
     var memoSharedDerived: MemoDerived { shared(MemoDerived()) }
+    /// A helper in a function with parameters, which any key may call: one entry per key.
+    func memoOwnedLeaf(_ count: Int) -> MemoLeaf { cached(MemoLeaf()) }
+    var memoOwnerKeyed: MemoLeaf { memoOwnedLeaf(1) }
     /// A weakly held entry, read as a base class.
     var memoSharedBase: MemoBase {
         memoViewGetterRuns.increment()
@@ -137,6 +140,25 @@ extension GlobalContainerTests {
             let elsewhere = MemoTable.entryWord(for: callSiteServiceKeyElsewhere(), at: generation)
             #expect(here != MemoTable.noSlot && here > Route.plainGetterWord)
             #expect(elsewhere == here, "both call sites read the one entry")
+        }
+
+        // A key whose helper is in a function any key may call keeps its entry across its
+        // reset (emptied, not replaced): the memo keeps every entry it names, so the call
+        // sites go on reading that one.
+        @Test func resettingAKeyWhoseHelperIsSharedKeepsItsCallSitesOnItsEntry() throws {
+            let first = Injections.container.resolve(\.memoOwnerKeyed)
+            #expect(Injections.container.resolve(\.memoOwnerKeyed) === first)
+            Injections.container.reset(\.memoOwnerKeyed)
+            let second = Injections.container.resolve(\.memoOwnerKeyed)
+            #expect(second !== first)
+            #expect(Injections.container.resolve(\.memoOwnerKeyed) === second)
+            let generation = UInt64(MemoTable.generation.loadAcquiring())
+            let word = MemoTable.entryWord(for: \Injections.memoOwnerKeyed, at: generation)
+            guard case .entry(let entry, _) = Route(word: word) else {
+                Issue.record("the key's call site reads no entry")
+                return
+            }
+            #expect(entry.takeUnretainedValue().isHolding(second))
         }
 
         // Resetting a key that has no override (a `reset(\.[account: 42])` at logout) drops

@@ -88,8 +88,9 @@ final class ScopeStorage: @unchecked Sendable {
     }
 
     /// Drops the instances of the entries `owner`'s resolutions made, and the instances built
-    /// from them in any scope, as ``reset()`` does for every entry: argument and override
-    /// entries are forgotten unless a thread is building them.
+    /// from them in any scope, as ``reset()`` does for every entry; argument and override
+    /// entries are forgotten unless a thread is building them (see
+    /// `EntryKey.isForgottenWhenDropped`).
     func reset(ownedBy owner: AnyKeyPath) {
         let matched = entries(ownedBy: owner)
         guard !matched.isEmpty else { return }
@@ -97,7 +98,7 @@ final class ScopeStorage: @unchecked Sendable {
         let identities = Set(matched.map(ObjectIdentifier.init))
         let forgotten = lock.withLock {
             forget(among: matched) {
-                $0.key.isForgettable && identities.contains(ObjectIdentifier($0))
+                $0.key.isForgottenWhenDropped && identities.contains(ObjectIdentifier($0))
             }
         }
         drop(matched, forgetting: forgotten)
@@ -132,11 +133,19 @@ final class ScopeStorage: @unchecked Sendable {
         lock.withLock { Array(entries.values) }.filter(matches)
     }
 
-    /// Retires and forgets the entries that match and no thread is building: entries of
-    /// overrides that a change replaced, which nothing resolves any more.
+    /// Retires and forgets the entries that match (among `candidates`, if given) and no thread
+    /// is building, and drops what they hold: entries that a change of the overrides dropped,
+    /// or made for an override it replaced, which nothing resolves any more. (A thread may have
+    /// built in one between the change's drop and this: retired, it must not keep that.)
     ///
-    /// - Returns: The entries forgotten, for the caller to release once it holds no lock.
-    func forgetEntries(where matches: (Entry) -> Bool) -> [Entry] {
-        lock.withLock { forget(where: matches) }
+    /// - Returns: The entries forgotten and what they held, for the caller to release once it
+    ///   holds no lock.
+    func forgetEntries(among candidates: [Entry]? = nil, where matches: (Entry) -> Bool)
+        -> (entries: [Entry], held: [Entry.Detached])
+    {
+        lock.withLock {
+            let forgotten = forget(among: candidates, where: matches)
+            return (forgotten, forgotten.map { $0.detach() })
+        }
     }
 }

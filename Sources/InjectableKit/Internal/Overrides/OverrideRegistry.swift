@@ -378,19 +378,21 @@ final class OverrideRegistry: @unchecked Sendable {
             released.append(invalidated)
             // An override's own entries serve nothing once it is replaced, nor does an
             // argument value's once dropped: forgotten, so that a key that served many
-            // argument values holds nothing for them after its change.
-            let dropped = Set(
-                (roots + invalidated.entries).lazy.filter(\.key.isForgettable)
-                    .map(ObjectIdentifier.init))
-            if !removed.isEmpty || !dropped.isEmpty {
-                for storage in storagesReached {
+            // argument values holds nothing for them after its change (see
+            // `EntryKey.isForgottenWhenDropped`).
+            let dropped = (roots + invalidated.entries).filter(\.key.isForgottenWhenDropped)
+            let droppedIDs = Set(dropped.map(ObjectIdentifier.init))
+            for storage in storagesReached {
+                if !removed.isEmpty {
                     released.append(
                         storage.forgetEntries { entry in
-                            dropped.contains(ObjectIdentifier(entry))
+                            droppedIDs.contains(ObjectIdentifier(entry))
                                 || entry.key.override.map {
                                     removed.contains(ObjectIdentifier($0))
                                 } ?? false
                         })
+                } else if !dropped.isEmpty {
+                    released.append(storage.forgetEntries(among: dropped) { _ in true })
                 }
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.

@@ -26,7 +26,7 @@ final class AsyncBuild: @unchecked Sendable {
     /// Constructions of wrappers no scope made, nested deeper than this, can only be an
     /// unbounded recursion: a cycle through registrations that make a new wrapper on each
     /// resolution. A cycle through a wrapper a scope made meets that wrapper again, and
-    /// `AsyncBuildGraph` reports it, so these constructions are not counted.
+    /// `beginWait(by:)` reports it, so these constructions are not counted.
     static let unscopedDepthLimit = 256
     /// Constructions of any kind nested deeper than this: an unbounded recursion through ever
     /// new keys, which no cycle check catches (a key with an argument whose construction awaits
