@@ -69,7 +69,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     /// Whether a scope made this wrapper (see `AsyncBuild.unscopedDepth`).
     private let scoped: Bool
     private let build: @Sendable () async throws(Failure) -> Value
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     private var state: State
 
     /// Makes a dependency that `build` constructs when it is first awaited.

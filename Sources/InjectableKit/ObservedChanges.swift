@@ -64,7 +64,7 @@ public struct ObservedChanges<Object: AnyObject & Observable, Value>: AsyncSeque
 /// the iterator waits for it.
 final class ChangeSignal: @unchecked Sendable {
     // @unchecked: the mutable state is guarded by `lock`.
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     private var pending = false
     private var cancelled = false
     private var waiter: CheckedContinuation<Bool, Never>?

@@ -38,7 +38,7 @@ final class ContributionTable: @unchecked Sendable {
     /// Whether this task runs main-actor contributors: its contributions go to `live`.
     @TaskLocal static var isContributingOnMainActor = false
 
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var live = Table()
     @exclusivity(unchecked) private var staged: Table?

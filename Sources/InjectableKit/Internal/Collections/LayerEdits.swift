@@ -40,7 +40,7 @@ final class LayerEdits: @unchecked Sendable {
         var edits: [AnyKeyPath: [CollectionEdit]] = [:]
     }
 
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var entries: [ObjectIdentifier: Entry] = [:]
 

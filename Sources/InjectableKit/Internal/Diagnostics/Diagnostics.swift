@@ -9,7 +9,7 @@ enum Diagnostics {
     private static var isOn: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_ON) }
     /// 1 while one started outside any layer is on, else 0.
     private static var isGlobal: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_GLOBAL) }
-    private static let lock = Lock()
+    private static let lock = Lock(rank: .diagnostics)
 
     /// Where one trace and one graph recording go.
     private struct Sinks {
@@ -117,7 +117,7 @@ enum Diagnostics {
 
 final class GraphRecorder: @unchecked Sendable {
     // @unchecked: `nodes`, `order` and `edges` are guarded by `lock`.
-    private let lock = Lock()
+    private let lock = Lock(rank: .recording)
     private var nodes: [String: Injections.DependencyGraph.Node] = [:]
     private var order: [String] = []
     private var edges: [Injections.DependencyGraph.Edge] = []

@@ -16,7 +16,7 @@ enum KeyNames {
     /// By keypath object: a keypath literal without arguments is one object per image.
     private final class Table: @unchecked Sendable {
         // @unchecked: `known` is guarded by `lock`.
-        let lock = Lock()
+        let lock = Lock(rank: .keyNames)
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
         @exclusivity(unchecked) var known: [ObjectIdentifier: Known] = [:]
         /// What each keypath's own description names (see `printedName`), `nil` where it names

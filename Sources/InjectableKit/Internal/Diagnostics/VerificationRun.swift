@@ -14,7 +14,7 @@ final class VerificationRun: @unchecked Sendable {
         var scopeName: String { scope?.name ?? "unique" }
     }
 
-    private let lock = Lock()
+    private let lock = Lock(rank: .recording)
     private var nodes: [UInt64: Node] = [:]
     private var edges: [(parent: UInt64, child: UInt64)] = []
     /// What stopped the check, and the outermost key then being resolved.

@@ -18,7 +18,7 @@ final class AsyncBuild: @unchecked Sendable {
     let unscopedDepth: Int
     /// The constructions this one's task awaits (several, with `async let`).
     @exclusivity(unchecked) private var awaiting: [AsyncBuild] = []
-    private let lock = Lock()
+    private let lock = Lock(rank: .leaf)
     /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
     /// carry it as their `current`, but can no longer hold it up.
     private var isFinished: AtomicWord { AtomicWord(inline: 0, of: self) }

@@ -38,6 +38,7 @@ let spareStates = SpareThreadStates()
 
 final class SpareThreadStates: @unchecked Sendable {
     // @unchecked: `states` is guarded by `lock`.
+    // Unranked: the rank check reads the thread's state, which this lock helps to make.
     private let lock = Lock()
     private var states: [ThreadState] = []
 

@@ -19,6 +19,12 @@ struct LockRank: Comparable, Sendable {
     static let dependencyIndex = LockRank(value: 50, nests: false)
     static let memoTable = LockRank(value: 60, nests: false)
     static let overrideBox = LockRank(value: 70, nests: false)
+    /// The diagnostics' sinks (traces and recordings in effect).
+    static let diagnostics = LockRank(value: 80, nests: false)
+    /// One recording's (a graph recording's, a verification's), which names keys.
+    static let recording = LockRank(value: 85, nests: false)
+    /// The key names' table.
+    static let keyNames = LockRank(value: 90, nests: false)
     /// A lock under which its holder takes no other lock.
     static let leaf = LockRank(value: 100, nests: false)
     /// Not checked: a lock outside the core's order (a wrapper's, a diagnostic's).

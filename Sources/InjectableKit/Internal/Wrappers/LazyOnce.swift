@@ -28,7 +28,7 @@ class LazyOnce: @unchecked Sendable {
     @usableFromInline static var replaced: UInt { 4 }
     /// Guards every wrapper's replacing value (state *replaced*): assignments are rare, and
     /// reads of an assigned wrapper hold it only to copy a reference.
-    @usableFromInline static let replacementLock = Lock()
+    @usableFromInline static let replacementLock = Lock(rank: .leaf)
 
     /// Inlined where the wrapper is made, which then calls into the library only for
     /// `capturedLayer()`. (No `Self.` here: an initializer that names its dynamic
