@@ -161,6 +161,23 @@ extension GlobalContainerTests {
             #expect(entry.takeUnretainedValue().isHolding(second))
         }
 
+        // The same across a reset of its scope.
+        @Test func resettingTheScopeOfAKeyWhoseHelperIsSharedKeepsItsCallSitesOnItsEntry() {
+            let first = Injections.container.resolve(\.memoOwnerKeyed)
+            #expect(Injections.container.resolve(\.memoOwnerKeyed) === first)
+            Injections.Scope.cached.reset()
+            let second = Injections.container.resolve(\.memoOwnerKeyed)
+            #expect(second !== first)
+            #expect(Injections.container.resolve(\.memoOwnerKeyed) === second)
+            let generation = UInt64(MemoTable.generation.loadAcquiring())
+            let word = MemoTable.entryWord(for: \Injections.memoOwnerKeyed, at: generation)
+            guard case .entry(let entry, _) = Route(word: word) else {
+                Issue.record("the key's call site reads no entry")
+                return
+            }
+            #expect(entry.takeUnretainedValue().isHolding(second))
+        }
+
         // Resetting a key that has no override (a `reset(\.[account: 42])` at logout) drops
         // its instances, and leaves every other call site on the fast path.
         @Test func resettingAKeyWithoutAnOverrideKeepsWhatOtherCallSitesRemembered() {

@@ -64,17 +64,6 @@ struct EntryKey: Hashable, @unchecked Sendable {
         }
     }
 
-    /// Whether a key's reset, or a change of the overrides, that drops the entry's instance
-    /// forgets the entry too: one for an argument value or an override, which the memo never
-    /// names. An owner key's entry is only emptied: the memo may name it, and keeps every entry
-    /// it has named, so a replacement would cost an entry for good at each drop.
-    var isForgottenWhenDropped: Bool {
-        switch registration {
-        case .argument, .override: true
-        case .site, .owner: false
-        }
-    }
-
     static func == (lhs: EntryKey, rhs: EntryKey) -> Bool {
         guard lhs.folded == rhs.folded && lhs.type == rhs.type && lhs.site == rhs.site else {
             return false

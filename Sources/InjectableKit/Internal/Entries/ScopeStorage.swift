@@ -32,7 +32,7 @@ final class ScopeStorage: @unchecked Sendable {
             // Pruned before the new entry is filed, which is idle and empty too.
             if key.isForgettable && forgettableEntries + 1 >= pruneAt {
                 forgotten = forget {
-                    $0.key.isForgettable && $0.isIdleAndEmpty(keeping: &loaded)
+                    Self.mayForget($0) && $0.isIdleAndEmpty(keeping: &loaded)
                 }
                 pruneAt = max(Self.minimumPruneAt, (forgettableEntries + 1) * 2)
             }
@@ -42,6 +42,19 @@ final class ScopeStorage: @unchecked Sendable {
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
             return entry
+        }
+    }
+
+    /// Whether a scope may forget `entry` once it holds nothing (a reset, a change that dropped
+    /// it, or a prune of idle entries): an entry for an argument value, an override, or an owner
+    /// key that the memo does not name, of which there may be any number. An entry the memo
+    /// names stays, emptied: the memo keeps it for good and its call sites read it, so a
+    /// replacement would leave them on the framed path.
+    static func mayForget(_ entry: Entry) -> Bool {
+        switch entry.key.registration {
+        case .argument, .override: true
+        case .owner: !Core.shared.memo.names(entry)
+        case .site: false
         }
     }
 
@@ -81,16 +94,15 @@ final class ScopeStorage: @unchecked Sendable {
         let (all, forgotten) = lock.withLock {
             let all = Array(entries.values)
             let forgotten =
-                forgettableEntries > 0 ? forget { $0.key.isForgettable } : []
+                forgettableEntries > 0 ? forget(where: Self.mayForget) : []
             return (all, forgotten)
         }
         drop(all, forgetting: forgotten)
     }
 
     /// Drops the instances of the entries `owner`'s resolutions made, and the instances built
-    /// from them in any scope, as ``reset()`` does for every entry; argument and override
-    /// entries are forgotten unless a thread is building them (see
-    /// `EntryKey.isForgottenWhenDropped`).
+    /// from them in any scope, as ``reset()`` does for every entry, forgetting those it may
+    /// (``mayForget(_:)``) unless a thread is building them.
     func reset(ownedBy owner: AnyKeyPath) {
         let matched = entries(ownedBy: owner)
         guard !matched.isEmpty else { return }
@@ -98,7 +110,7 @@ final class ScopeStorage: @unchecked Sendable {
         let identities = Set(matched.map(ObjectIdentifier.init))
         let forgotten = lock.withLock {
             forget(among: matched) {
-                $0.key.isForgottenWhenDropped && identities.contains(ObjectIdentifier($0))
+                Self.mayForget($0) && identities.contains(ObjectIdentifier($0))
             }
         }
         drop(matched, forgetting: forgotten)

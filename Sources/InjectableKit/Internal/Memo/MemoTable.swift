@@ -102,6 +102,11 @@ final class MemoTable: @unchecked Sendable {
         words.current.storeReleasing(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
     }
 
+    /// Whether a slot may name `entry`: the memo keeps it for good, and its call sites read it.
+    func names(_ entry: Entry) -> Bool {
+        lock.withLock { kept.contains(ObjectIdentifier(entry)) }
+    }
+
     /// Records what the framed path learned about `keyPath`'s key, for every call site of it:
     /// the getter, or the entry that holds the key's instance. The memo keeps every entry it
     /// has named alive for good (readers do not retain what they read).

@@ -379,8 +379,8 @@ final class OverrideRegistry: @unchecked Sendable {
             // An override's own entries serve nothing once it is replaced, nor does an
             // argument value's once dropped: forgotten, so that a key that served many
             // argument values holds nothing for them after its change (see
-            // `EntryKey.isForgottenWhenDropped`).
-            let dropped = (roots + invalidated.entries).filter(\.key.isForgottenWhenDropped)
+            // `ScopeStorage.mayForget`).
+            let dropped = (roots + invalidated.entries).filter(ScopeStorage.mayForget)
             let droppedIDs = Set(dropped.map(ObjectIdentifier.init))
             for storage in storagesReached {
                 if !removed.isEmpty {
