@@ -19,18 +19,25 @@ public struct Injectable<Service> {
     /// The injected instance. Settable, so that a test can hand one in directly.
     public var wrappedValue: Service
 
-    /// The key, for ``resolve()``.
+    /// The key, for ``resolve(fileID:line:)``.
     // NB: nonisolated(unsafe): a `KeyPath` is not `Sendable` (SE-0418), though nothing mutates
     // one; the lazy wrappers keep theirs in an `@unchecked Sendable` storage for the same reason.
     @usableFromInline nonisolated(unsafe) let keyPath: KeyPath<Injections, Service>
 
     /// Resolves the dependency now.
     ///
-    /// - Parameter keyPath: The registration, for example `\.myService`.
+    /// - Parameters:
+    ///   - keyPath: The registration, for example `\.myService`.
+    ///   - fileID: The declaration's file; leave the default. A mistake the resolution makes in
+    ///     a test (a `liveOnly` key reached) fails the test here.
+    ///   - line: The declaration's line; leave the default.
     @inlinable
-    public init(_ keyPath: KeyPath<Injections, Service>) {
+    public init(
+        _ keyPath: KeyPath<Injections, Service>, fileID: StaticString = #fileID,
+        line: UInt = #line
+    ) {
         self.keyPath = keyPath
-        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
+        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil, fileID: fileID, line: line)
     }
 
     /// The wrapper itself, for `$service.resolve()`: the same spelling as the lazy wrappers'
@@ -58,10 +65,14 @@ public struct Injectable<Service> {
     /// $service.resolve()   // service is now the mock
     /// ```
     ///
+    /// - Parameters:
+    ///   - fileID: The call's file; leave the default. A mistake the resolution makes in a test
+    ///     fails the test here.
+    ///   - line: The call's line; leave the default.
     /// - Returns: The instance the property now holds.
     @discardableResult
-    public mutating func resolve() -> Service {
-        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
+    public mutating func resolve(fileID: StaticString = #fileID, line: UInt = #line) -> Service {
+        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil, fileID: fileID, line: line)
         return wrappedValue
     }
 }

@@ -39,10 +39,16 @@ public struct InjectableObject<Object: AnyObject & Observable> {
 
     /// Resolves the view model now.
     ///
-    /// - Parameter keyPath: The registration, for example `\.contentViewModel`.
+    /// - Parameters:
+    ///   - keyPath: The registration, for example `\.contentViewModel`.
+    ///   - fileID: The declaration's file; leave the default. A mistake the resolution makes in
+    ///     a test (a `liveOnly` key reached) fails the test here.
+    ///   - line: The declaration's line; leave the default.
     @inlinable
-    public init(_ keyPath: KeyPath<Injections, Object>) {
-        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil)
+    public init(
+        _ keyPath: KeyPath<Injections, Object>, fileID: StaticString = #fileID, line: UInt = #line
+    ) {
+        wrappedValue = Resolver.resolve(keyPath, token: 0, caller: nil, fileID: fileID, line: line)
     }
 
     /// The values `read` derives from the object: now, and again after each change to the

@@ -28,11 +28,15 @@ extension Injections {
     ///   - keyPath: The registration, for example `\.myService`.
     ///   - caller: The calling function; leave the default. It names the registration being
     ///     built in diagnostics.
+    ///   - fileID: The call's file; leave the default. A mistake this resolution makes in a
+    ///     test (a `liveOnly` key reached, a keypath through a key) fails the test here.
+    ///   - line: The call's line; leave the default.
     /// - Returns: The instance.
     @inlinable @inline(__always)
     public func resolve<Value>(
-        _ keyPath: KeyPath<Injections, Value>, caller: StaticString = #function
+        _ keyPath: KeyPath<Injections, Value>, caller: StaticString = #function,
+        fileID: StaticString = #fileID, line: UInt = #line
     ) -> Value {
-        Resolver.resolve(keyPath, token: token, caller: caller)
+        Resolver.resolve(keyPath, token: token, caller: caller, fileID: fileID, line: line)
     }
 }

@@ -71,15 +71,31 @@ final class LiveOnlyXCTestTests: XCTestCase {
         override var testRunClass: AnyClass? { QuietRun.self }
     }
 
-    func testALiveOnlyKeyReachedInAPlainXCTestCaseFailsIt() {
+    func testALiveOnlyKeyReachedInAPlainXCTestCaseFailsItAtTheResolution() {
+        let line = #line + 2
         let probe = PlainProbe(name: "plainLiveOnly") { _ in
             _ = Injections.container.resolve(\.xctestLiveOnlyClock)
         }
         probe.run()
         expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
-        // A resolution's call site is not known: no location, rather than the library's.
         expectAfterProbe(
-            (probe.testRun as? QuietRun)?.locations == ["<unknown>:0"], "the failure unlocated")
+            (probe.testRun as? QuietRun)?.locations
+                == ["InjectableTestingTests/GlobalChangeXCTestTests.swift:\(line)"],
+            "the failure at the resolution")
+    }
+
+    func testALiveOnlyKeyInjectedInAPlainXCTestCaseFailsItAtTheDeclaration() {
+        struct Owner {
+            @Injectable(\.xctestLiveOnlyClock) var clock
+        }
+        let line = #line - 2
+        let probe = PlainProbe(name: "injectedLiveOnly") { _ in _ = Owner() }
+        probe.run()
+        expectAfterProbe(probe.testRun?.failureCount == 1, "the probe's failures: 1")
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations
+                == ["InjectableTestingTests/GlobalChangeXCTestTests.swift:\(line)"],
+            "the failure at the property's declaration")
     }
 
     func testAContributionOutsideTheHookInAPlainXCTestCaseFailsItAtTheCall() {
@@ -122,8 +138,9 @@ final class LiveOnlyXCTestTests: XCTestCase {
         expectAfterProbe(run?.locations == ["<unknown>:0"], "the failure unlocated")
     }
 
-    func testAKeypathThroughAKeyInAPlainXCTestCaseFailsItAndResolves() {
+    func testAKeypathThroughAKeyInAPlainXCTestCaseFailsItAtTheResolutionAndResolves() {
         nonisolated(unsafe) var now: String?
+        let line = #line + 2
         let probe = PlainProbe(name: "throughAKey") { _ in
             now = Injections.container.resolve(\.xctestLeakClock.now)
         }
@@ -132,6 +149,10 @@ final class LiveOnlyXCTestTests: XCTestCase {
         let failures = (probe.testRun as? QuietRun)?.failures ?? []
         expectAfterProbe(
             failures.first?.contains("keypath through a key") == true, "the failure names it")
+        expectAfterProbe(
+            (probe.testRun as? QuietRun)?.locations
+                == ["InjectableTestingTests/GlobalChangeXCTestTests.swift:\(line)"],
+            "the failure at the resolution")
         expectAfterProbe(now == "live", "the keypath resolved")
     }
 

@@ -9,16 +9,33 @@ extension Injections {
 }
 
 /// A mistake the library can go on from fails the test that made it: at the call that made it
-/// where the library knows it (a contribution's), else at the test's own declaration (a
-/// resolution takes no call site), never in a library file. Without `@testable`, so that CI runs
+/// (a contribution's, a resolution's), else at the test's own declaration (a lazy wrapper's
+/// first read), never in a library file. Without `@testable`, so that CI runs
 /// it against an optimised build of the library without testable imports.
 struct MistakeReportTests {
     @Test(.injections())
-    func aLiveOnlyKeyReachedInALayeredTestFailsItAtItsDeclaration() throws {
-        let test = try #require(Test.current)
+    func aLiveOnlyKeyReachedInALayeredTestFailsItAtTheResolution() {
+        let line = #line + 2
         withKnownIssue {
             #expect(Injections.container.resolve(\.mistakeLiveOnlyClock).now == "live")
         } matching: { issue in
+            issue.sourceLocation?.fileID == "InjectableTestingTests/MistakeReportTests.swift"
+                && issue.sourceLocation?.line == line
+                && issue.comments.contains { $0.rawValue.contains("marked liveOnly") }
+        }
+    }
+
+    @Test(.injections())
+    func aLiveOnlyKeyFirstReadByALazyWrapperFailsTheTestAtItsDeclaration() throws {
+        struct Owner {
+            @LazyInjectable(\.mistakeLiveOnlyClock) var clock
+        }
+        let test = try #require(Test.current)
+        let owner = Owner()
+        withKnownIssue {
+            #expect(owner.clock.now == "live")
+        } matching: { issue in
+            // A first read is not a call that names its site: the test's declaration.
             issue.sourceLocation == test.sourceLocation
                 && issue.comments.contains { $0.rawValue.contains("marked liveOnly") }
         }

@@ -214,11 +214,16 @@ enum Failure {
 
     /// A mistake a test can make and the library can go on from: in a test process whose test
     /// library is installed, a failure of the test that made it (or of the run, for work no
-    /// test is known to own), at `file`:`line` if the call that made it is known, and the caller
+    /// test is known to own), at `file`:`line` if the call that made it is known (else at the
+    /// call of the outermost resolution running on the thread, if it said), and the caller
     /// goes on; anywhere else, and on a verification thread (which reports it in its own
     /// report), it stops as ``stop(_:cycle:)`` does.
     static func mistake(_ message: String, file: StaticString? = nil, line: UInt = 0) {
-        guard ThreadState.current.verification?.parksOnStop != true,
+        let thread = ThreadState.current
+        let (file, line) =
+            file != nil
+            ? (file, line) : thread.callLine != 0 ? (thread.callFile, thread.callLine) : (nil, 0)
+        guard thread.verification?.parksOnStop != true,
             let reporter = TestHook.reporter,
             reporter.reportMistake(message, fileID: file.map { "\($0)" }, line: Int(line))
         else { stop(message) }

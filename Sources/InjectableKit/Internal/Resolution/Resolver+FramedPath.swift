@@ -6,30 +6,32 @@ extension Resolver {
     @usableFromInline
     static func resolveRarely<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
-        caller: StaticString?, apply: (_ token: UInt64) -> Value
+        caller: StaticString?, fileID: StaticString, line: UInt,
+        apply: (_ token: UInt64) -> Value
     ) -> Value {
-        if token == OverrideLifetimes.probeToken {
-            ThreadState.current.probe?.resolvedOthers = true
+        return ThreadState.withCurrent { thread in
+            if token == OverrideLifetimes.probeToken { thread.probe?.resolvedOthers = true }
+            // Called from code outside the getters (a line given): a mistake the resolution makes
+            // is located there, unless it is nested in another resolution, whose call is the test's.
+            let outermost = line != 0 && thread.depth == 0
+            if outermost { (thread.callFile, thread.callLine) = (fileID, line) }
+            defer { if outermost { thread.callLine = 0 } }
+            if case .plainGetter = lookup, thread.depth < framelessDepth {
+                thread.depth += 1
+                let value = apply(0)
+                exitUnframed(thread)
+                return value
+            }
+            return resolveInFrame(
+                keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
+                on: thread, apply: apply)
         }
-        if case .plainGetter = lookup, let thread = enterUnframed() {
-            let value = apply(0)
-            exitUnframed(thread)
-            return value
-        }
-        return resolveInFrame(
-            keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
-            apply: apply)
     }
 
-    /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
-    /// remembering what it learned), a resolution in a task-local layer or while observed, an
-    /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
-    /// an entry, and a plain getter nested too deep to go without a frame. Out of line, so that
-    /// a plain getter's path stays short.
     @inline(never)
     static func resolveInFrame<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
-        caller: StaticString?, apply: (_ token: UInt64) -> Value
+        caller: StaticString?, on thread: ThreadState, apply: (_ token: UInt64) -> Value
     ) -> Value {
         var lookup = lookup
         if case .override(let box) = lookup {
@@ -47,7 +49,7 @@ extension Resolver {
                 }
                 return resolve(
                     keyPath, with: unsafeDowncast(override, to: Override<Value>.self),
-                    in: nil, token: token, caller: caller, apply: apply,
+                    in: nil, token: token, caller: caller, on: thread,
                     box: box.takeUnretainedValue(), known: learned)
             }
             lookup = .unknown  // a change emptied the box: look again
@@ -62,18 +64,18 @@ extension Resolver {
         if let registry {
             // Nested in a frame (`.layered`, `.observed`): the factory of this key's own
             // override may be asking for the value it replaces.
-            if MemoTable.hasDetours, let replacing = replacedLookup(keyPath) {
+            if MemoTable.hasDetours, let replacing = replacedLookup(keyPath, on: thread) {
                 return resolveReplaced(
                     keyPath, replacing: replacing.override, layer: replacing.layer, token: token,
-                    caller: caller, apply: apply)
+                    caller: caller, on: thread, apply: apply)
             }
             if KeyPathShape.hasSeveralComponents(keyPath) {
                 Failure.keyPathThroughAKey(of: Value.self, caller: caller)
                 return resolveThroughAKey(
-                    keyPath, in: registry, token: token, caller: caller, apply: apply)
+                    keyPath, in: registry, token: token, caller: caller, on: thread, apply: apply)
             }
             AutoRegistration.ensure()
-            if let override = overrideRecordingDependency(keyPath, in: registry) {
+            if let override = overrideRecordingDependency(keyPath, in: registry, on: thread) {
                 // A global override is remembered, so that the key's call sites find it
                 // without the registry's lock or a hash of the keypath.
                 if case .unknown = lookup, override.servedBy === Core.shared.overrides {
@@ -82,10 +84,9 @@ extension Resolver {
                 }
                 return resolve(
                     keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller, apply: apply)
+                    token: token, caller: caller, on: thread)
             }
         }
-        let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: registry?.isLayer == true ? registry : nil, token: token,
             caller: caller, on: thread)
@@ -116,9 +117,8 @@ extension Resolver {
     @inline(never)
     private static func resolveThroughAKey<Value>(
         _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry, token: UInt64,
-        caller: StaticString?, apply: (_ token: UInt64) -> Value
+        caller: StaticString?, on thread: ThreadState, apply: (_ token: UInt64) -> Value
     ) -> Value {
-        let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: registry.isLayer ? registry : nil, token: token,
             caller: caller, on: thread)
@@ -139,10 +139,10 @@ extension Resolver {
     /// override for its type: those edges are taken back.
     private static func overrideRecordingDependency<Value>(
         _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry,
-        after replaced: AnyOverride? = nil
+        after replaced: AnyOverride? = nil, on state: ThreadState
     ) -> (override: Override<Value>, servedBy: OverrideRegistry)? {
         let type = ObjectIdentifier(Value.self)
-        let thread = MemoTable.hasDetours ? ThreadState.current : nil
+        let thread = MemoTable.hasDetours ? state : nil
         let building = thread?.buildStack.last
         // The innermost frame's index, if a read now flows into open frames' pending reads.
         let reading = thread.flatMap { thread in
@@ -198,17 +198,14 @@ extension Resolver {
     /// `layer` (`nil`: outside any layer).
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
-        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
-        apply: (_ token: UInt64) -> Value,
+        in layer: OverrideRegistry?, token: UInt64, caller: StaticString?, on thread: ThreadState,
         box: OverrideBox? = nil, known: OverrideLifetimes.Learned? = nil
     ) -> Value {
-        let thread = ThreadState.current
         let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
             override: override)
         var learned = known
         let value = serve(keyPath, override, frameToken: frameToken, learned: &learned)
-        _ = apply  // the override builds: the getter does not run
         if let box {
             let entry = thread.frames[thread.frames.count - 1].helperEntry
             if entry != nil || known == nil { box.remember(entry, learned, for: override) }
@@ -268,10 +265,10 @@ extension Resolver {
     /// The override whose factory is resolving `keyPath`, its own key, as the innermost frame,
     /// and the layer that resolution is in (`nil`: outside any layer).
     @inline(never)
-    private static func replacedLookup(_ keyPath: AnyKeyPath)
+    private static func replacedLookup(_ keyPath: AnyKeyPath, on thread: ThreadState)
         -> (override: AnyOverride, layer: OverrideRegistry?)?
     {
-        guard let parent = ThreadState.current.frames.last, let override = parent.override,
+        guard let parent = thread.frames.last, let override = parent.override,
             parent.keyPath == keyPath
         else { return nil }
         return (override, parent.layer)
@@ -286,15 +283,14 @@ extension Resolver {
     @inline(never)
     private static func resolveReplaced<Value>(
         _ keyPath: KeyPath<Injections, Value>, replacing: AnyOverride,
-        layer: OverrideRegistry?, token: UInt64, caller: StaticString?,
+        layer: OverrideRegistry?, token: UInt64, caller: StaticString?, on thread: ThreadState,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
-        let thread = ThreadState.current
         // The factory builds on a value decorated as it was built: its result is not decorated
         // again.
         thread.innermostResolution?.replacedValueResolved()
         if let found = overrideRecordingDependency(
-            keyPath, in: layer ?? Core.shared.overrides, after: replacing)
+            keyPath, in: layer ?? Core.shared.overrides, after: replacing, on: thread)
         {
             let frameToken = enterReplacing(
                 keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,

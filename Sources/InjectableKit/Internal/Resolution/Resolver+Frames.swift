@@ -1,20 +1,9 @@
 /// Frames: the resolutions in progress on a thread, their depth, and the cycles they would close.
 extension Resolver {
-    /// Starts resolving a plain getter whose memo record is current: no override applies, and
-    /// it calls no scope helper, so it needs no frame, only the depth count that keeps the graph
-    /// scope and cycle detection right.
-    ///
-    /// - Returns: The thread's state, to hand to ``exitUnframed(_:)``; `nil` past
-    ///   `framelessDepth`, where resolutions take frames again so that a cycle through plain
-    ///   getters is still caught and named.
-    @usableFromInline
-    static func enterUnframed() -> ThreadState? {
-        let thread = ThreadState.current
-        guard thread.depth < framelessDepth else { return nil }
-        thread.depth += 1
-        return thread
-    }
-
+    /// Ends a plain getter's resolution, which `resolveRarely` started with the depth count
+    /// alone: its memo record is current, no override applies, and it calls no scope helper, so
+    /// it needs no frame (up to `framelessDepth`, past which resolutions take frames again, so
+    /// that a cycle through plain getters is still caught and named).
     @usableFromInline
     static func exitUnframed(_ thread: ThreadState) {
         thread.depth -= 1

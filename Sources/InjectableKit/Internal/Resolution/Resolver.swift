@@ -53,7 +53,8 @@ enum Resolver {
     /// `Entry.value(as:view:)`).
     @inlinable @inline(__always)
     static func resolve<Value>(
-        _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?
+        _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?,
+        fileID: StaticString = "", line: UInt = 0
     ) -> Value {
         let (lookup, generation) = lookup(keyPath)
         if case .entry(let entry, let view) = lookup {
@@ -63,7 +64,7 @@ enum Resolver {
         // The closure is specialised for the keypath literal: it calls the getter directly.
         return resolveRarely(
             keyPath, lookup: lookup, generation: generation, token: token,
-            caller: token == 0 ? nil : caller
+            caller: token == 0 ? nil : caller, fileID: fileID, line: token == 0 ? line : 0
         ) { Injections(token: $0)[keyPath: keyPath] }
     }
 }

@@ -24,6 +24,10 @@ final class ThreadState: @unchecked Sendable {
     /// How many changes of overrides or scope resets this thread has made, so that a build can
     /// tell a change its own factory made (see `Entry.obtain`).
     @exclusivity(unchecked) var changes = 0
+    /// Where code outside the getters asked for the outermost resolution running here, if it
+    /// said (a line other than 0): a mistake made inside is reported there.
+    @exclusivity(unchecked) var callFile: StaticString = ""
+    @exclusivity(unchecked) var callLine: UInt = 0
     /// The key check this thread runs for `Injections.verify`, if it runs one.
     var verification: VerificationRun?
     /// The probe this thread runs a getter for (see `OverrideLifetimes`).
@@ -47,6 +51,13 @@ final class ThreadState: @unchecked Sendable {
     }
 
     /// The state of a thread's first resolution: out of line, so that `current` is inlined.
+    /// Runs `body` with this thread's state, borrowed rather than retained.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ThreadState) -> Result) -> Result {
+        let raw = ik_thread_state_get() ?? Unmanaged.passUnretained(makeCurrent()).toOpaque()
+        return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
     @inline(never)
     private static func makeCurrent() -> ThreadState {
         let state = spareStates.take() ?? ThreadState()
