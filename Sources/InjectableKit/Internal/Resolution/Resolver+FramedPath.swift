@@ -70,21 +70,24 @@ extension Resolver {
                     caller: caller, on: thread, apply: apply)
             }
             if KeyPathShape.hasSeveralComponents(keyPath) {
+                // Once its test has failed for it, applied as Swift applies it: the first key's
+                // getter runs past its overrides, in a frame of its own. Nothing is learned or
+                // remembered (as for a getter the memo knows), so every resolution fails again.
                 Failure.keyPathThroughAKey(of: Value.self, caller: caller)
-                return resolveThroughAKey(
-                    keyPath, in: registry, token: token, caller: caller, on: thread, apply: apply)
-            }
-            AutoRegistration.ensure()
-            if let override = overrideRecordingDependency(keyPath, in: registry, on: thread) {
-                // A global override is remembered, so that the key's call sites find it
-                // without the registry's lock or a hash of the keypath.
-                if case .unknown = lookup, override.servedBy === Core.shared.overrides {
-                    Core.shared.memo.remember(
-                        keyPath, override: override.override, generation: generation)
+                lookup = .getter
+            } else {
+                AutoRegistration.ensure()
+                if let override = overrideRecordingDependency(keyPath, in: registry, on: thread) {
+                    // A global override is remembered, so that the key's call sites find it
+                    // without the registry's lock or a hash of the keypath.
+                    if case .unknown = lookup, override.servedBy === Core.shared.overrides {
+                        Core.shared.memo.remember(
+                            keyPath, override: override.override, generation: generation)
+                    }
+                    return resolve(
+                        keyPath, with: override.override, in: registry.isLayer ? registry : nil,
+                        token: token, caller: caller, on: thread)
                 }
-                return resolve(
-                    keyPath, with: override.override, in: registry.isLayer ? registry : nil,
-                    token: token, caller: caller, on: thread)
             }
         }
         let frameToken = enter(
@@ -107,23 +110,6 @@ extension Resolver {
         if case .unknown = lookup {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
-        return value
-    }
-
-    /// Resolves a keypath through a key (`\.date.now`) once its test has failed for it: the
-    /// keypath applied as Swift applies it, so the first key's getter runs past its overrides,
-    /// in a frame of its own (its helpers are not the caller's). Nothing is learned or
-    /// remembered, so every resolution of it fails its test again.
-    @inline(never)
-    private static func resolveThroughAKey<Value>(
-        _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry, token: UInt64,
-        caller: StaticString?, on thread: ThreadState, apply: (_ token: UInt64) -> Value
-    ) -> Value {
-        let frameToken = enter(
-            keyPath, of: Value.self, in: registry.isLayer ? registry : nil, token: token,
-            caller: caller, on: thread)
-        let value = apply(frameToken)
-        leave(on: thread)
         return value
     }
 
@@ -289,21 +275,15 @@ extension Resolver {
         // The factory builds on a value decorated as it was built: its result is not decorated
         // again.
         thread.innermostResolution?.replacedValueResolved()
-        if let found = overrideRecordingDependency(
+        let found = overrideRecordingDependency(
             keyPath, in: layer ?? Core.shared.overrides, after: replacing, on: thread)
-        {
-            let frameToken = enterReplacing(
-                keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
-                override: found.override)
-            var learned: OverrideLifetimes.Learned?
-            let value = serve(keyPath, found.override, frameToken: frameToken, learned: &learned)
-            leave(on: thread)
-            return value
-        }
-        let frameToken = enterReplacing(
+        let frameToken = enter(
             keyPath, of: Value.self, in: layer, token: token, caller: caller, on: thread,
-            override: nil)
-        let value = apply(frameToken)
+            override: found?.override, replacing: true)
+        var learned: OverrideLifetimes.Learned?
+        let value =
+            found.map { serve(keyPath, $0.override, frameToken: frameToken, learned: &learned) }
+            ?? apply(frameToken)
         leave(on: thread)
         return value
     }

@@ -13,6 +13,12 @@ extension Resolver {
     /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
     /// frame names the override whose factory builds the value, if one does.
     ///
+    /// With `replacing`, the key is resolved by the factory of its own override (the innermost
+    /// frame), for the value that override replaces (`override`: the next override beneath, or
+    /// `nil` for the key's getter): frames before the innermost run of frames that so replace
+    /// one another for `keyPath` still close a cycle if they resolve it, and the caller's frame
+    /// (the override's) is not named after the caller.
+    ///
     /// While a frame is open, the thread's nested resolutions leave the fast path, so
     /// that what the getter resolves is recorded (see `Frame.pending`).
     ///
@@ -23,11 +29,24 @@ extension Resolver {
     /// - Returns: The token for the `Injections` value handed to the keypath's getter.
     static func enter(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
-        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil
+        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil,
+        replacing: Bool = false
     ) -> UInt64 {
-        if let caller { thread.frame(for: token)?.learnName(caller) }
-        checkForCycle(keyPath, on: thread)
-        return push(keyPath, of: valueType, in: layer, on: thread, override: override)
+        if replacing {
+            checkForCycle(replacing: keyPath, on: thread)
+        } else {
+            if let caller { thread.frame(for: token)?.learnName(caller) }
+            checkForCycle(keyPath, on: thread)
+        }
+        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
+        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
+        thread.depth += 1
+        MemoTable.beginDetour()
+        thread.frames.append(
+            Frame(
+                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
+                layer: layer, override: override))
+        return frameToken
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
@@ -78,14 +97,7 @@ extension Resolver {
         }
     }
 
-    /// Pushes a frame for `keyPath` resolved by the factory of its own override (the
-    /// innermost frame), for the value that override replaces (`override`: the next override
-    /// beneath, or `nil` for the key's getter). Frames before the innermost run of frames that
-    /// so replace one another for `keyPath` still close a cycle if they resolve it.
-    static func enterReplacing(
-        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
-        token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride?
-    ) -> UInt64 {
+    private static func checkForCycle(replacing keyPath: AnyKeyPath, on thread: ThreadState) {
         var start = thread.frames.count
         while start > 0, thread.frames[start - 1].servedByOverride,
             thread.frames[start - 1].keyPath == keyPath
@@ -95,24 +107,5 @@ extension Resolver {
         if let index = thread.frames[..<start].firstIndex(where: { $0.keyPath == keyPath }) {
             Failure.cycle(at: index, in: thread.frames)
         }
-        return push(keyPath, of: valueType, in: layer, on: thread, override: override)
-    }
-
-    /// Opens the frame `enter` and `enterReplacing` checked for cycles, unless resolutions
-    /// nest past `depthLimit`.
-    @inline(__always)
-    private static func push(
-        _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
-        on thread: ThreadState, override: AnyOverride?
-    ) -> UInt64 {
-        if thread.depth >= depthLimit { Failure.tooDeep(thread.frames, depth: thread.depth) }
-        let frameToken = thread.makeToken(forFrameAt: thread.frames.count)
-        thread.depth += 1
-        MemoTable.beginDetour()
-        thread.frames.append(
-            Frame(
-                keyPath: keyPath, token: frameToken, valueType: valueType, depth: thread.depth,
-                layer: layer, override: override))
-        return frameToken
     }
 }
