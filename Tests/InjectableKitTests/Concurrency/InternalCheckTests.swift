@@ -36,6 +36,24 @@ import Testing
             #expect(stopped(result, with: "the count of forgettable entries fits the entries"))
         }
 
+        @Test func anEntryHoldingAnInstanceBuiltBeforeItsLastDropStops() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let entry = Entry(
+                    key: EntryKey(
+                        site: Site(#fileID, #function, #line, #column),
+                        type: ObjectIdentifier(Int.self)),
+                    owner: nil, holdsWeakly: false, timeToLive: nil)
+                let slot = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+                _ = entry.obtain({ 1 }, on: .current, into: slot)
+                // As if the instance were stored from a build that a drop overtook.
+                entry.lock.withLock { entry.storedEpoch = entry.epoch &+ 1 }
+                entry.checkInvariants()
+            }
+            #expect(stopped(result, with: "an entry holds an instance built before its last drop"))
+        }
+
         @Test func aDependencyEdgeRecordedOnOneSideOnlyStops() async {
             let result = await #expect(
                 processExitsWith: .failure, observing: [\.standardErrorContent]

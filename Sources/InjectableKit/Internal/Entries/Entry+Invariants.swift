@@ -4,7 +4,14 @@ extension Entry {
     @inline(__always)
     func checkInvariants() {
         #if INJECTABLEKIT_INTERNAL_CHECKS
-            let construction = lock.withLock { self.construction }
+            let (construction, holds, epoch, storedEpoch) = lock.withLock {
+                (self.construction, cell != nil, self.epoch, self.storedEpoch)
+            }
+            // An instance is kept only if no drop happened since its build started (a drop
+            // empties the entry and moves its epoch on).
+            precondition(
+                !holds || storedEpoch == epoch,
+                "InjectableKit: an entry holds an instance built before its last drop")
             // Only a build is waited for: `finish` wakes the waiters of the round it ends.
             precondition(
                 !construction.waited || construction.builder(inRound: construction.round) != nil,

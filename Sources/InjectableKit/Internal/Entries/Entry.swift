@@ -49,7 +49,7 @@ final class Entry: @unchecked Sendable {
 
     /// The instance, as the type the helper built it as (see `makeCell`); for a weak entry a
     /// cell that does not own it, valid while `object` is alive.
-    private var cell: Cell? {
+    private(set) var cell: Cell? {
         didSet {
             cellStorage = cell?.storage
             // NB: no cast here, under the lock: `ObjectCell` is a final class, so comparing
@@ -66,7 +66,11 @@ final class Entry: @unchecked Sendable {
         didSet { viewStorage = view?.storage }
     }
     private var makeView: ((Any, AnyObject?) -> Cell?)?
-    private var epoch: UInt64 = 0
+    private(set) var epoch: UInt64 = 0
+    #if INJECTABLEKIT_INTERNAL_CHECKS
+        /// The epoch the held instance's build started in, for `checkInvariants`.
+        var storedEpoch: UInt64?
+    #endif
     /// How many builds have started: a change that meets the entry again while it walks what
     /// was built from what it dropped tells by this whether a build started since its first
     /// drop (see `DependencyIndex.invalidate`).
@@ -393,6 +397,9 @@ final class Entry: @unchecked Sendable {
         guard prepared.hadViewMaker || makeView == nil else { return (.viewAdopted, nil) }
         let old = (cell, view)
         cell = prepared.cell
+        #if INJECTABLEKIT_INTERNAL_CHECKS
+            storedEpoch = startEpoch
+        #endif
         object = prepared.object
         view = prepared.view
         if !holdsWeakly, let timeToLive {
