@@ -62,10 +62,9 @@ final class DependencyIndex: @unchecked Sendable {
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         return lock.withLock {
             let serial = dependent.serial
-            if sources[serial] == nil { swept = sweepIfDue() }
+            swept = makeSources(of: dependent)
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             var added: (keys: [UInt64], types: [UInt64]) = ([], [])
-            if sources[serial] == nil { sources[serial] = Sources(entry: dependent) }
             for registry in keyRegistries {
                 let key = InRegistry(registry: registry, key: key)
                 if sources[serial]!.keys.insert(key).inserted { added.keys.append(registry) }
@@ -79,6 +78,19 @@ final class DependencyIndex: @unchecked Sendable {
             checkInvariants(of: serial)
             return added
         }
+    }
+
+    /// Gives `dependent` its record of sources if it has none, after sweeping the index if a
+    /// sweep is due (see `sweepIfDue`). Call with `lock` locked.
+    ///
+    /// - Returns: The entries the sweep loaded, for the caller to release outside the lock.
+    private func makeSources(of dependent: Entry) -> [Entry] {
+        // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
+        // three sets) to compare it.
+        guard sources.index(forKey: dependent.serial) == nil else { return [] }
+        let swept = sweepIfDue()
+        sources[dependent.serial] = Sources(entry: dependent)
+        return swept
     }
 
     /// Takes back edges that ``record(_:key:type:registries:)`` added, for the registries an
@@ -109,11 +121,10 @@ final class DependencyIndex: @unchecked Sendable {
         var swept: [Entry] = []
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         lock.withLock {
-            if sources[dependent.serial] == nil { swept = sweepIfDue() }
+            swept = makeSources(of: dependent)
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
-                entry.serial)
+            sources[dependent.serial]!.entries.insert(entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
             checkInvariants(of: dependent.serial)
         }
