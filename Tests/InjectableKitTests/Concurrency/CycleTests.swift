@@ -99,13 +99,15 @@ extension Injections {
         #expect(message.contains("directCycle"))
     }
 
-    @Test func cycleThroughEqualKeypathsMadeAtRunTimeStops() async {
+    @Test func cycleThroughEqualKeypathsMadeAtRunTimeStopsNamingTheCycleOnce() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent])
         {
             _ = Injections.container.resolve(\.[sameAgain: 1])
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains(#"\.subscript(sameAgain:) -> \.subscript(sameAgain:)"#))
+        #expect(
+            message.contains(
+                #"dependency cycle: \.subscript(sameAgain:) -> \.subscript(sameAgain:). Break"#))
     }
 
     @Test func unboundedRecursionStopsInsteadOfOverflowingTheStack() async {

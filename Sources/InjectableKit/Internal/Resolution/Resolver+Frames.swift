@@ -90,8 +90,10 @@ extension Resolver {
         for index in thread.frames.indices where thread.frames[index].keyPath === keyPath {
             Failure.cycle(at: index, in: thread.frames)
         }
-        if thread.frames.count >= deepCheckDepth,
-            let index = thread.frames.firstIndex(where: { $0.keyPath == keyPath })
+        let depth = thread.frames.count
+        guard depth > 0, depth % deepCheckDepth == 0 else { return }
+        // The nearest frame of the same key: the chain names the cycle once.
+        for index in thread.frames.indices.reversed() where thread.frames[index].keyPath == keyPath
         {
             Failure.cycle(at: index, in: thread.frames)
         }

@@ -11,9 +11,12 @@
 enum Resolver {
     /// How deep resolutions may nest before they are taken for an unbounded cycle.
     static let depthLimit = 512
-    /// How deep plain getters resolve without frames (see `enterUnframed`).
+    /// How deep plain getters resolve without frames (see `exitUnframed`).
     static let framelessDepth = 64
-    /// From this depth on, cycle detection also compares keypaths by value (not only by object).
+    /// At each multiple of this depth, cycle detection also compares keypaths by value (not
+    /// only by object): a cycle through other call sites' keypath objects repeats, so one of
+    /// these checks meets it, while a deep graph without one pays for a check now and then,
+    /// not at every level.
     static let deepCheckDepth = 32
 
     /// The fast path's first step: neither locks, retains nor hashes the keypath.

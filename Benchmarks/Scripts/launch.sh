@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Instructions for a graph's first resolution in a process, counted by callgrind: what an app
+# pays at launch, once per key and once per edge (a `resolve(\.dependency)` in a getter).
+#
+# Generates two graphs of the same 191 `cached` keys, each node a class built from its
+# dependencies on earlier nodes: a dense one (up to 9 dependencies each, about 1,600 edges, the
+# shape of the published "dependency injection performance in Swift" graph) and a sparse one
+# (up to 3 each, about 560 edges). It resolves each graph's last node once, the first
+# resolution in the process, and the same graph wired by hand (each node made once, kept in a
+# dictionary). The process's start-up is measured alone and taken off. Each graph's count is
+# also given per key and per edge (the whole count divided by either, not a split of it: a
+# deeper graph costs more per edge, as every open resolution's records grow).
+#
+# Usage: Benchmarks/Scripts/launch.sh   (needs valgrind)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+nodes=191
+
+# The dependencies of node $1 in graph $2 (dense or sparse), as node numbers.
+dependencies() {
+    local node=$1 graph=$2 most=9
+    if [ "$graph" = sparse ]; then most=3; fi
+    local count=$((node < most ? node : most)) k seen=" "
+    for ((k = 0; k < count; k++)); do
+        local dependency=$(((node * 7 + k * 31) % node))
+        case "$seen" in *" $dependency "*) continue ;; esac
+        seen="$seen$dependency "
+        echo "$dependency"
+    done
+}
+
+# A module of its own for each graph: its node classes, its keys, and its hand wiring.
+generate() {
+    local graph=$1 name=$2 edges=0
+    mkdir -p "$work/Sources/$name"
+    {
+        echo "import InjectableKit"
+        echo "public final class Node: @unchecked Sendable {"
+        echo "    let dependencies: [Node]"
+        echo "    init(_ dependencies: Node...) { self.dependencies = dependencies }"
+        echo "}"
+        echo "extension Injections {"
+        for ((i = 0; i < nodes; i++)); do
+            local arguments=""
+            for d in $(dependencies $i "$graph"); do
+                arguments="$arguments${arguments:+, }resolve(\\.${graph}$d)"
+                edges=$((edges + 1))
+            done
+            echo "    public var ${graph}$i: Node { cached(Node($arguments)) }"
+        done
+        echo "}"
+        echo "public enum Wired {"
+        echo "    nonisolated(unsafe) static var made: [Int: Node] = [:]"
+        for ((i = 0; i < nodes; i++)); do
+            local arguments=""
+            for d in $(dependencies $i "$graph"); do arguments="$arguments${arguments:+, }n$d()"; done
+            echo "    static func n$i() -> Node {"
+            echo "        if let node = made[$i] { return node }"
+            echo "        let node = Node($arguments)"
+            echo "        made[$i] = node"
+            echo "        return node"
+            echo "    }"
+        done
+        echo "    public static func root() -> AnyObject { n$((nodes - 1))() }"
+        echo "}"
+        echo "public func resolveRoot() -> AnyObject { Injections.container.resolve(\\.${graph}$((nodes - 1))) }"
+        echo "public let edges = $edges"
+    } >"$work/Sources/$name/$name.swift"
+}
+generate dense Dense
+generate sparse Sparse
+
+mkdir -p "$work/Sources/Launch"
+cat >"$work/Sources/Launch/main.swift" <<'EOF'
+import Dense
+import Sparse
+
+// The work is chosen by the first argument, so that every run loads the same binary.
+switch CommandLine.arguments[1] {
+case "dense": withExtendedLifetime(Dense.resolveRoot()) {}
+case "dense-wired": withExtendedLifetime(Dense.Wired.root()) {}
+case "sparse": withExtendedLifetime(Sparse.resolveRoot()) {}
+case "sparse-wired": withExtendedLifetime(Sparse.Wired.root()) {}
+case "edges": print(Dense.edges, Sparse.edges)
+default: break
+}
+EOF
+cat >"$work/Package.swift" <<EOF
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "Launch",
+    dependencies: [.package(name: "InjectableKit", path: "$root")],
+    targets: [
+        .target(name: "Dense", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .target(name: "Sparse", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+EOF
+
+swift build -c release -Xcc -gdwarf-4 --package-path "$work" >"$work/build.log" 2>&1 ||
+    { cat "$work/build.log"; exit 1; }
+binary="$(swift build -c release -Xcc -gdwarf-4 --package-path "$work" --show-bin-path)/Launch"
+collected() {
+    # LD_BIND_NOW: the dynamic linker binds every symbol at start-up (as Apple's does), not at
+    # each function's first call, which would charge the first resolution for the binding of
+    # every runtime function it is the first to call.
+    LD_BIND_NOW=1 SWIFT_DETERMINISTIC_HASHING=1 \
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+read -r dense_edges sparse_edges < <("$binary" edges)
+start=$(collected none)
+dense=$(($(collected dense) - start))
+dense_wired=$(($(collected dense-wired) - start))
+sparse=$(($(collected sparse) - start))
+sparse_wired=$(($(collected sparse-wired) - start))
+echo "| first resolution (instructions) | InjectableKit | by hand | per key | per edge |"
+echo "| --- | ---: | ---: | ---: | ---: |"
+row() {
+    echo "| $1 graph ($nodes keys, $2 edges) | $3 | $4 | $(($3 / nodes)) | $(($3 / $2)) |"
+}
+row dense "$dense_edges" "$dense" "$dense_wired"
+row sparse "$sparse_edges" "$sparse" "$sparse_wired"
