@@ -47,8 +47,9 @@ public protocol _InjectableTestReporter: Sendable {
     /// - Parameters:
     ///   - message: What happened, the key, and the fix.
     ///   - fileID: The call that made the mistake (`#fileID`), if the library knows it: a
-    ///     contribution's. A resolution does not take its call site, so that its inlined code
-    ///     stays small: `nil` for a `liveOnly` value or a keypath through a key.
+    ///     contribution's, or for a `liveOnly` value or a keypath through a key, the outermost
+    ///     resolution's on the thread that names its call (`resolve`, `@Injectable`); `nil`
+    ///     for a lazy wrapper's first read.
     ///   - line: The line of that call.
     /// - Returns: Whether the report was recorded as a failure of a test, so the run goes on;
     ///   `false` stops the process, as outside tests.

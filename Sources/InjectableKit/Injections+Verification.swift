@@ -144,8 +144,8 @@ extension Injections {
         ///
         /// - Parameters:
         ///   - key: The key, for example `\.accountsService`.
-        ///   - file: Where the key is named, for a key whose name the report cannot learn;
-        ///     leave the default.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn, and
+        ///     where a mistake its resolution makes in a test is reported; leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolve<Value>(
             _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString = #fileID,
@@ -154,7 +154,7 @@ extension Injections {
             let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line)) {
-                    _ = Injections.container.resolve(key.keyPath)
+                    _ = Injections.container.resolve(key.keyPath, fileID: file, line: line)
                     return nil
                 })
         }
@@ -182,8 +182,8 @@ extension Injections {
         /// - Parameters:
         ///   - key: The key, for example `\.accountsViewModel`.
         ///   - isolation: The caller's actor, which the key is isolated to; leave the default.
-        ///   - file: Where the key is named, for a key whose name the report cannot learn;
-        ///     leave the default.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn, and
+        ///     where a mistake its resolution makes in a test is reported; leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolveIsolated<Value>(
             _ key: KeyPath<Injections, Value>, isolation: isolated any Actor = #isolation,
@@ -192,7 +192,7 @@ extension Injections {
             let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line), runsHere: true) {
-                    _ = Injections.container.resolve(key.keyPath)
+                    _ = Injections.container.resolve(key.keyPath, fileID: file, line: line)
                     return nil
                 })
         }
@@ -201,8 +201,8 @@ extension Injections {
         ///
         /// - Parameters:
         ///   - key: The key, for example `\.currentUser`.
-        ///   - file: Where the key is named, for a key whose name the report cannot learn;
-        ///     leave the default.
+        ///   - file: Where the key is named, for a key whose name the report cannot learn, and
+        ///     where a mistake its resolution makes in a test is reported; leave the default.
         ///   - line: The line where the key is named, likewise.
         public mutating func resolveNonNil<Value>(
             _ key: any KeyPath<Injections, Value?> & Sendable, file: StaticString = #fileID,
@@ -211,7 +211,8 @@ extension Injections {
             let key = LentKey(key)
             checks.append(
                 Check(name: Self.name(key, file: file, line: line)) {
-                    guard Injections.container.resolve(key.keyPath) == nil else { return nil }
+                    guard Injections.container.resolve(key.keyPath, fileID: file, line: line) == nil
+                    else { return nil }
                     return "resolved to nil, but it must be set"
                 })
         }

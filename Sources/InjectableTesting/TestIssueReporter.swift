@@ -84,7 +84,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         // or once the run's while tests run in the traits.
         let site = fileID.map { SourceLocation(fileID: $0, filePath: $0, line: line, column: 1) }
         if let test = Test.current {
-            // A resolution's call site is not known: then at the test's own declaration.
+            // A call site not known (a lazy wrapper's first read): at the test's declaration.
             Issue.record(Comment(rawValue: message), sourceLocation: site ?? test.sourceLocation)
             return true
         }

@@ -25,6 +25,20 @@ struct MistakeReportTests {
         }
     }
 
+    @MainActor @Test(.injections())
+    func aLiveOnlyKeyVerifiedOnTheCallersThreadFailsTheTestWhereTheKeyIsNamed() {
+        let line = #line + 3
+        withKnownIssue {
+            _ = Injections.verify { keys in
+                keys.resolveIsolated(\.mistakeLiveOnlyClock)
+            }
+        } matching: { issue in
+            issue.sourceLocation?.fileID == "InjectableTestingTests/MistakeReportTests.swift"
+                && issue.sourceLocation?.line == line
+                && issue.comments.contains { $0.rawValue.contains("marked liveOnly") }
+        }
+    }
+
     @Test(.injections())
     func aLiveOnlyKeyFirstReadByALazyWrapperFailsTheTestAtItsDeclaration() throws {
         struct Owner {

@@ -28,6 +28,11 @@ extension Resolver {
         }
     }
 
+    /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
+    /// remembering what it learned), a resolution in a task-local layer or while observed, an
+    /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
+    /// an entry, and a plain getter nested too deep to go without a frame. Out of line, so that
+    /// a plain getter's path stays short.
     @inline(never)
     static func resolveInFrame<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,

@@ -46,13 +46,13 @@ enum Resolver {
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
     /// cached instance needs no generic metadata and no dynamic cast.
     ///
-    /// NB: the inlined code is the same at every call site but for two constants (the keypath
-    /// literal and the closure that applies the keypath), so that the compiler can merge all
-    /// call sites of one shape into one function and leave a few bytes of each behind: with
-    /// many registrations, each call site's code of its own is a likely instruction-cache miss
-    /// per cache line. Four differing constants stop the merge: hence the caller's name only
-    /// when there is a frame to name (`token` is 0 for `container`), the getter applied out of
-    /// line, through `apply`, even for a plain getter, and no use of `Value`'s metadata (see
+    /// NB: the inlined code differs from one call site to the next only in its constants (the
+    /// keypath literal, the closure that applies it, and the call's file and line, where a
+    /// mistake in a test is reported), and every other instruction of it would be repeated at
+    /// each call site: with many registrations, each call site's code of its own is a likely
+    /// instruction-cache miss per cache line. Hence the caller's name only when there is a
+    /// frame to name (`token` is 0 for `container`), the getter applied out of line, through
+    /// `apply`, even for a plain getter, and no use of `Value`'s metadata (see
     /// `Entry.value(as:view:)`).
     @inlinable @inline(__always)
     static func resolve<Value>(

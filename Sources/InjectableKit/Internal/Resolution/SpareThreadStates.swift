@@ -48,6 +48,7 @@ final class SpareThreadStates: @unchecked Sendable {
         state.frames = []
         state.graph = [:]
         state.depth = 0
+        state.callLine = 0
         state.buildStack = []
         state.verification = nil
         state.probe = nil

@@ -50,7 +50,6 @@ final class ThreadState: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// The state of a thread's first resolution: out of line, so that `current` is inlined.
     /// Runs `body` with this thread's state, borrowed rather than retained.
     @inline(__always)
     static func withCurrent<Result>(_ body: (ThreadState) -> Result) -> Result {
@@ -58,6 +57,7 @@ final class ThreadState: @unchecked Sendable {
         return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
+    /// The state of a thread's first resolution: out of line, so that `current` is inlined.
     @inline(never)
     private static func makeCurrent() -> ThreadState {
         let state = spareStates.take() ?? ThreadState()
