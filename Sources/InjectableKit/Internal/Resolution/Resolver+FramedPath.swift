@@ -11,8 +11,9 @@ extension Resolver {
     ) -> Value {
         return ThreadState.withCurrent { thread in
             if token == OverrideLifetimes.probeToken { thread.probe?.resolvedOthers = true }
-            // Called from code outside the getters (a line given): a mistake the resolution makes
-            // is located there, unless it is nested in another resolution, whose call is the test's.
+            // Called from code outside the getters (a line given): a mistake the resolution
+            // makes is located there, unless it is nested in another resolution (whose call
+            // site holds).
             let outermost = line != 0 && thread.depth == 0
             if outermost { (thread.callFile, thread.callLine) = (fileID, line) }
             defer { if outermost { thread.callLine = 0 } }
