@@ -67,12 +67,16 @@ final class DependencyIndex: @unchecked Sendable {
             var added: (keys: [UInt64], types: [UInt64]) = ([], [])
             for registry in keyRegistries {
                 let key = InRegistry(registry: registry, key: key)
-                if sources[serial]!.keys.insert(key).inserted { added.keys.append(registry) }
+                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted {
+                    added.keys.append(registry)
+                }
                 byKey[key, default: []].insert(serial)
             }
             for registry in typeRegistries {
                 let type = InRegistry(registry: registry, key: type)
-                if sources[serial]!.types.insert(type).inserted { added.types.append(registry) }
+                if sources[serial, default: Sources(entry: dependent)].types.insert(type).inserted {
+                    added.types.append(registry)
+                }
                 byType[type, default: []].insert(serial)
             }
             checkInvariants(of: serial)
@@ -124,7 +128,8 @@ final class DependencyIndex: @unchecked Sendable {
             swept = makeSources(of: dependent)
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            sources[dependent.serial]!.entries.insert(entry.serial)
+            sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
+                entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
             checkInvariants(of: dependent.serial)
         }
