@@ -16,6 +16,24 @@ final class DependencyIndex: @unchecked Sendable {
     struct InRegistry<Key: Hashable>: Hashable {
         let registry: UInt64
         let key: Key
+        // Computed once: hashing a keypath walks its components, and an edge goes into two
+        // tables.
+        private let keyHash: Int
+
+        init(registry: UInt64, key: Key) {
+            self.registry = registry
+            self.key = key
+            keyHash = key.hashValue
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.registry == rhs.registry && lhs.keyHash == rhs.keyHash && lhs.key == rhs.key
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(registry)
+            hasher.combine(keyHash)
+        }
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
