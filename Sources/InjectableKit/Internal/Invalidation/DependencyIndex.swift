@@ -56,12 +56,14 @@ final class DependencyIndex: @unchecked Sendable {
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, as the override registries numbered `registries` decide it.
     ///
-    /// - Returns: The registries whose key edge, and those whose type edge, this call added
-    ///   (the others were there already), for ``unrecord(_:key:type:keyRegistries:typeRegistries:)``.
+    /// - Returns: Which of `registries` (bit `i` for `registries[i]`, up to 64) this call added
+    ///   a key edge, and a type edge, for (the others were there already), for
+    ///   ``unrecord(_:key:type:keyRegistries:typeRegistries:)``. A registry past the 64th is
+    ///   never marked, so its edge is never taken back: at worst a change drops more.
     @discardableResult
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
-    ) -> (keys: [UInt64], types: [UInt64]) {
+    ) -> (keys: UInt64, types: UInt64) {
         record(
             dependent, key: key, type: type, keyRegistries: registries, typeRegistries: registries)
     }
@@ -70,30 +72,36 @@ final class DependencyIndex: @unchecked Sendable {
     /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
     /// of `typeRegistries` can change.
     ///
-    /// - Returns: The registries whose key edge, and those whose type edge, this call added.
+    /// - Returns: Which registries this call added an edge for, as
+    ///   ``record(_:key:type:registries:)`` says.
     @discardableResult
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64]
-    ) -> (keys: [UInt64], types: [UInt64]) {
+    ) -> (keys: UInt64, types: UInt64) {
         var swept: [Entry] = []
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         return lock.withLock {
             let serial = dependent.serial
             swept = makeSources(of: dependent)
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
-            var added: (keys: [UInt64], types: [UInt64]) = ([], [])
-            for registry in keyRegistries {
+            // NB: bits, not arrays of the registries: an array would be allocated for each edge.
+            var added: (keys: UInt64, types: UInt64) = (0, 0)
+            for (index, registry) in keyRegistries.enumerated() {
                 let key = InRegistry(registry: registry, key: key)
-                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted {
-                    added.keys.append(registry)
+                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted,
+                    index < 64
+                {
+                    added.keys |= 1 << index
                 }
                 byKey[key, default: []].insert(serial)
             }
-            for registry in typeRegistries {
+            for (index, registry) in typeRegistries.enumerated() {
                 let type = InRegistry(registry: registry, key: type)
-                if sources[serial, default: Sources(entry: dependent)].types.insert(type).inserted {
-                    added.types.append(registry)
+                if sources[serial, default: Sources(entry: dependent)].types.insert(type).inserted,
+                    index < 64
+                {
+                    added.types |= 1 << index
                 }
                 byType[type, default: []].insert(serial)
             }

@@ -44,6 +44,9 @@ final class OverrideRegistry: @unchecked Sendable {
     let isLayer: Bool
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
+    /// The serial numbers of ``chain``, this registry's first: made once, since each recorded
+    /// dependency names them.
+    let serials: [UInt64]
     private let lock = Lock(rank: .overrideRegistry)
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var current = Overrides()
@@ -77,6 +80,8 @@ final class OverrideRegistry: @unchecked Sendable {
         self.parent = parent
         self.isLayer = isLayer
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
+        // A layer's registries beneath are made before it (the global one in `Core`'s init).
+        serials = [serial] + (isLayer ? (parent ?? Core.shared.overrides).serials : [])
         AtomicWord.checkInlineWords(&inlineWords, of: self)
         if isLayer { Self.liveLayers.add(self) }
     }

@@ -140,9 +140,8 @@ extension Resolver {
         let reading = thread.flatMap { thread in
             thread.frames.last?.isOutsideHelpers == true ? thread.frames.count - 1 : nil
         }
-        let chain =
-            building != nil || reading != nil ? registry.chain.map(\.serial) : [UInt64]()
-        var added: (keys: [UInt64], types: [UInt64]) = ([], [])
+        let chain = building != nil || reading != nil ? registry.serials : []
+        var added: (keys: UInt64, types: UInt64) = (0, 0)
         if let building {
             added = Core.shared.dependencies.record(
                 building, key: keyPath, type: type, registries: chain)
@@ -166,14 +165,18 @@ extension Resolver {
         var keyRegistries = chain
         var typeRegistries = chain
         if found != nil, let servedBy, let index = chain.firstIndex(of: servedBy.serial) {
-            let hidden = chain[(index + 1)...]
             if byKey { keyRegistries = Array(chain[...index]) }
             typeRegistries = byKey ? [] : Array(chain[...index])
             if let building {
+                // The registries from `start` on that this call added an edge for.
+                func taken(_ bits: UInt64, from start: Int) -> [UInt64] {
+                    (start..<max(start, min(chain.count, 64))).filter { bits & (1 << $0) != 0 }
+                        .map { chain[$0] }
+                }
                 Core.shared.dependencies.unrecord(
                     building, key: keyPath, type: type,
-                    keyRegistries: byKey ? added.keys.filter(hidden.contains) : [],
-                    typeRegistries: byKey ? added.types : added.types.filter(hidden.contains))
+                    keyRegistries: byKey ? taken(added.keys, from: index + 1) : [],
+                    typeRegistries: taken(added.types, from: byKey ? 0 : index + 1))
             }
         }
         if let thread, let reading {
