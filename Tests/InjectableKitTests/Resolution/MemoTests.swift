@@ -142,30 +142,18 @@ extension GlobalContainerTests {
             #expect(elsewhere == here, "both call sites read the one entry")
         }
 
-        // A key whose helper is in a function any key may call keeps its entry across its
-        // reset (emptied, not replaced): the memo keeps every entry it names, so the call
-        // sites go on reading that one.
-        @Test func resettingAKeyWhoseHelperIsSharedKeepsItsCallSitesOnItsEntry() throws {
+        // A key whose helper is in a function any key may call keeps its entry across a reset
+        // of the key or of its scope (emptied, not replaced): the memo keeps every entry it
+        // names, so the call sites go on reading that one.
+        @Test(arguments: ["the key", "its scope"])
+        func resettingAKeyWhoseHelperIsSharedKeepsItsCallSitesOnItsEntry(reset: String) {
             let first = Injections.container.resolve(\.memoOwnerKeyed)
             #expect(Injections.container.resolve(\.memoOwnerKeyed) === first)
-            Injections.container.reset(\.memoOwnerKeyed)
-            let second = Injections.container.resolve(\.memoOwnerKeyed)
-            #expect(second !== first)
-            #expect(Injections.container.resolve(\.memoOwnerKeyed) === second)
-            let generation = UInt64(MemoTable.generation.loadAcquiring())
-            let word = MemoTable.entryWord(for: \Injections.memoOwnerKeyed, at: generation)
-            guard case .entry(let entry, _) = Route(word: word) else {
-                Issue.record("the key's call site reads no entry")
-                return
+            if reset == "the key" {
+                Injections.container.reset(\.memoOwnerKeyed)
+            } else {
+                Injections.Scope.cached.reset()
             }
-            #expect(entry.takeUnretainedValue().isHolding(second))
-        }
-
-        // The same across a reset of its scope.
-        @Test func resettingTheScopeOfAKeyWhoseHelperIsSharedKeepsItsCallSitesOnItsEntry() {
-            let first = Injections.container.resolve(\.memoOwnerKeyed)
-            #expect(Injections.container.resolve(\.memoOwnerKeyed) === first)
-            Injections.Scope.cached.reset()
             let second = Injections.container.resolve(\.memoOwnerKeyed)
             #expect(second !== first)
             #expect(Injections.container.resolve(\.memoOwnerKeyed) === second)
