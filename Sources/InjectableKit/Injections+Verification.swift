@@ -85,13 +85,8 @@ extension Injections {
                             + "would stop the process, if this key reaches it"))
                 continue
             }
-            let run = VerificationRun(parksOnStop: !check.runsHere)
-            problems +=
-                check.runsHere
-                ? run.runHere(check.run, overrides: makeLayer { _ in }, fallbackName: check.name)
-                : run.run(
-                    check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
-                    timeoutSeconds: timeoutSeconds)
+            problems += VerificationRun(parksOnStop: !check.runsHere).run(
+                check, timeoutSeconds: timeoutSeconds)
         }
         problems += unusedTypeOverrides()
         return VerificationReport(keyCount: list.checks.count, problems: problems)
@@ -126,15 +121,23 @@ extension Injections {
 
         var checks: [Check] = []
 
-        /// Names a key by its registration once a resolution has learned it, else by its type
+        /// Adds the check that resolves `key` and returns what `finding` finds in its value. It
+        /// names the key by its registration once a resolution has learned it, else by its type
         /// and where it is named here: its keypath would print an address.
-        private static func name<Value>(
-            _ key: LentKey<Value>, file: StaticString, line: UInt
-        ) -> @Sendable () -> String {
-            {
-                KeyNames.name(of: key.keyPath)
-                    ?? "<key of type \(Value.self)> checked at \(file):\(line)"
-            }
+        private mutating func check<Value>(
+            _ key: KeyPath<Injections, Value>, runsHere: Bool = false, file: StaticString,
+            line: UInt, finding: @escaping @Sendable (Value) -> String? = { _ in nil }
+        ) {
+            let key = LentKey(keyPath: key)
+            checks.append(
+                Check(
+                    name: {
+                        KeyNames.name(of: key.keyPath)
+                            ?? "<key of type \(Value.self)> checked at \(file):\(line)"
+                    }, runsHere: runsHere,
+                    run: {
+                        finding(Injections.container.resolve(key.keyPath, fileID: file, line: line))
+                    }))
         }
 
         /// Checks that `key` resolves.
@@ -151,12 +154,7 @@ extension Injections {
             _ key: any KeyPath<Injections, Value> & Sendable, file: StaticString = #fileID,
             line: UInt = #line
         ) {
-            let key = LentKey(key)
-            checks.append(
-                Check(name: Self.name(key, file: file, line: line)) {
-                    _ = Injections.container.resolve(key.keyPath, fileID: file, line: line)
-                    return nil
-                })
+            check(key, file: file, line: line)
         }
 
         /// Checks that a key isolated to the caller's actor resolves, such as the `@MainActor`
@@ -189,12 +187,7 @@ extension Injections {
             _ key: KeyPath<Injections, Value>, isolation: isolated any Actor = #isolation,
             file: StaticString = #fileID, line: UInt = #line
         ) {
-            let key = LentKey(key)
-            checks.append(
-                Check(name: Self.name(key, file: file, line: line), runsHere: true) {
-                    _ = Injections.container.resolve(key.keyPath, fileID: file, line: line)
-                    return nil
-                })
+            check(key, runsHere: true, file: file, line: line)
         }
 
         /// Checks that an optional `key` resolves to a value, not `nil`.
@@ -208,13 +201,9 @@ extension Injections {
             _ key: any KeyPath<Injections, Value?> & Sendable, file: StaticString = #fileID,
             line: UInt = #line
         ) {
-            let key = LentKey(key)
-            checks.append(
-                Check(name: Self.name(key, file: file, line: line)) {
-                    guard Injections.container.resolve(key.keyPath, fileID: file, line: line) == nil
-                    else { return nil }
-                    return "resolved to nil, but it must be set"
-                })
+            check(key, file: file, line: line) {
+                $0 == nil ? "resolved to nil, but it must be set" : nil
+            }
         }
     }
 

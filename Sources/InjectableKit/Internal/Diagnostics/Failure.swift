@@ -11,8 +11,7 @@ enum Failure {
 
     /// A keypath is resolved again while its own resolution is in progress on this thread.
     static func cycle(at index: Int, in frames: [Frame]) -> Never {
-        let names = frames[index...].map(name(of:)) + [name(of: frames[index])]
-        stop("InjectableKit: dependency cycle: \(chain(names)). \(advice)", cycle: names)
+        stopCycle(frames[index...].map(name(of:)) + [name(of: frames[index])])
     }
 
     /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
@@ -27,7 +26,8 @@ enum Failure {
     /// A scope helper is reached again while it is constructing its own instance, on one
     /// thread: a cycle through direct member access rather than `resolve`.
     static func reentrantConstruction(of entry: Entry, on thread: ThreadState) -> Never {
-        let helper = "\\.\(entry.key.site.name)"
+        let site = entry.key.site
+        let helper = "\\.\(site.name)"
         var names = [helper]
         if let start = thread.frames.firstIndex(where: { $0.helperEntry === entry }) {
             let frames = thread.frames[start...]
@@ -38,10 +38,9 @@ enum Failure {
                 names.append(helper)
             }
         }
-        stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (\(entry.key.site.name) at "
-                + "\(entry.key.site.file):\(entry.key.site.line) is needed while it is being "
-                + "constructed). \(advice)", cycle: names)
+        stopCycle(
+            names,
+            " (\(site.name) at \(site.file):\(site.line) is needed while it is being constructed)")
     }
 
     /// A lazy wrapper's property is read again, on the thread whose first read is resolving
@@ -53,10 +52,7 @@ enum Failure {
     {
         let (start, key) = lazyStart(of: keyPath, in: thread.frames)
         let names = (start.map { thread.frames[$0...].map(name(of:)) } ?? [key]) + [key]
-        stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (\(wrapper)(\(key)) is read again "
-                + "while its first read resolves it). \(advice)",
-            cycle: names)
+        stopCycle(names, " (\(wrapper)(\(key)) is read again while its first read resolves it)")
     }
 
     /// Threads each waiting for an instance the next one builds or a lazy wrapper's first read
@@ -85,9 +81,7 @@ enum Failure {
         if let first = names.first { names.append(first) }
         let lazy =
             throughLazy ? ", one of them waiting for another's first read of a lazy wrapper" : ""
-        stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (resolved on \(circle.count) "
-                + "threads at once\(lazy)). \(advice)", cycle: names)
+        stopCycle(names, " (resolved on \(circle.count) threads at once\(lazy))")
     }
 
     /// Where the resolution of a lazy wrapper's key starts in `frames`, if it took a frame
@@ -103,11 +97,9 @@ enum Failure {
     /// Asynchronous constructions that await each other in a circle; `builds` starts and ends
     /// with the same one.
     static func asyncCycle(_ builds: [AsyncBuild]) -> Never {
-        let names = builds.map { "\\.\($0.name)" }
-        stop(
-            "InjectableKit: dependency cycle: \(chain(names)) (between asynchronous "
-                + "constructions, which would wait for each other forever). \(advice)",
-            cycle: names)
+        stopCycle(
+            builds.map { "\\.\($0.name)" },
+            " (between asynchronous constructions, which would wait for each other forever)")
     }
 
     /// Constructions of wrappers no scope made, nested so deep that they can only be an
@@ -227,6 +219,12 @@ enum Failure {
             let reporter = TestHook.reporter,
             reporter.reportMistake(message, fileID: file.map { "\($0)" }, line: Int(line))
         else { stop(message) }
+    }
+
+    /// Stops the process for the dependency cycle `names` (first key last too), with `detail`
+    /// after the chain.
+    private static func stopCycle(_ names: [String], _ detail: String = "") -> Never {
+        stop("InjectableKit: dependency cycle: \(chain(names))\(detail). \(advice)", cycle: names)
     }
 
     /// Stops the process with `message`, after reporting a cycle's chain to the trace. On a

@@ -4,6 +4,4 @@ struct LentKey<Value>: @unchecked Sendable {
     // (`resolveIsolated`) is only used by a check that runs on the caller's thread, on that
     // actor (`VerificationRun.runHere`); the others are `Sendable` keypaths.
     let keyPath: KeyPath<Injections, Value>
-
-    init(_ keyPath: KeyPath<Injections, Value>) { self.keyPath = keyPath }
 }

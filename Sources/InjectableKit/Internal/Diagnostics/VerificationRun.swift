@@ -24,7 +24,7 @@ final class VerificationRun: @unchecked Sendable {
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
     /// Whether the check runs on a thread of its own, which a failure that would stop the
-    /// process parks instead (`run`); `false` for one on the caller's thread (`runHere`).
+    /// process parks instead; `false` for one on the caller's thread (see `run`).
     let parksOnStop: Bool
 
     init(parksOnStop: Bool) {
@@ -46,49 +46,40 @@ final class VerificationRun: @unchecked Sendable {
         lock.withLock { nodes[frame.token]?.holdsObject = holdsObject }
     }
 
-    /// Runs `check` on a new thread, with `overrides` in effect, and waits for it.
+    /// Runs `check` in a fresh layer over the one in effect, and waits for it: on a thread of
+    /// its own, or, for a key isolated to the caller's actor (`runsHere`), on the caller's
+    /// thread, where a failure that would stop the process stops it.
     ///
     /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
     ///   scope mismatch, or that it did not finish within `timeoutSeconds`.
     func run(
-        _ check: @escaping @Sendable () -> String?, overrides: Injections.LocalOverrides,
-        fallbackName: () -> String, timeoutSeconds: Double
+        _ check: Injections.VerificationKeys.Check, timeoutSeconds: Double
     ) -> [Injections.VerificationReport.Problem] {
-        assert(parksOnStop, "InjectableKit: a check on a thread of its own parks on a stop")
-        Thread.detachNewThread { [self] in
-            ThreadState.current.verification = self
-            let finding = Injections.withOverrides(overrides) { check() }
-            ThreadState.current.verification = nil
+        let overrides = Injections.makeLayer { _ in }
+        let resolve: @Sendable () -> Void = { [self] in
+            let thread = ThreadState.current
+            let enclosing = thread.verification
+            thread.verification = self
+            let finding = Injections.withOverrides(overrides) { check.run() }
+            thread.verification = enclosing
             lock.withLock { problem = finding }
-            done.signal()
         }
-        guard done.wait(timeout: .now() + timeoutSeconds) == .success else {
-            return [
-                .init(
-                    key: fallbackName(), kind: .timedOut,
-                    message: "did not finish resolving within \(timeoutSeconds) seconds")
-            ]
+        if parksOnStop {
+            Thread.detachNewThread { [self] in
+                resolve()
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + timeoutSeconds) == .success else {
+                return [
+                    .init(
+                        key: check.name(), kind: .timedOut,
+                        message: "did not finish resolving within \(timeoutSeconds) seconds")
+                ]
+            }
+        } else {
+            resolve()
         }
-        return lock.withLock { findings(fallbackName: fallbackName) }
-    }
-
-    /// Runs `check` on the caller's thread, with `overrides` in effect: for a key isolated to
-    /// the caller's actor. A failure that would stop the process stops it.
-    ///
-    /// - Returns: What went wrong: the check's own finding and each scope mismatch.
-    func runHere(
-        _ check: () -> String?, overrides: Injections.LocalOverrides, fallbackName: () -> String
-    ) -> [Injections.VerificationReport.Problem] {
-        assert(!parksOnStop, "InjectableKit: the caller's thread cannot be parked")
-        let thread = ThreadState.current
-        let enclosing = thread.verification
-        thread.verification = self
-        let finding = Injections.withOverrides(overrides) { check() }
-        thread.verification = enclosing
-        return lock.withLock {
-            problem = finding
-            return findings(fallbackName: fallbackName)
-        }
+        return lock.withLock { findings(fallbackName: check.name) }
     }
 
     /// Reports the failure that would stop the process, and parks the calling thread for good.
