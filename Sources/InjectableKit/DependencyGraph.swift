@@ -17,12 +17,6 @@ extension Injections {
             let scope: String
             let overridden: Bool
 
-            init(key: String, scope: String, overridden: Bool) {
-                self.key = key
-                self.scope = scope
-                self.overridden = overridden
-            }
-
             /// The key, its scope (`unique` without a scope helper), and whether an override
             /// served it: `\.api (cached)`, `\.clock (unique, override)`.
             public var description: String {

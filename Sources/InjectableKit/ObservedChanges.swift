@@ -73,12 +73,10 @@ final class ChangeSignal: @unchecked Sendable {
     /// the object, just before the change.
     func fire() {
         let waiter = lock.withLock {
-            guard let waiter = self.waiter else {
-                pending = true
-                return CheckedContinuation<Bool, Never>?.none
-            }
-            self.waiter = nil
-            return waiter
+            // A waiter waits only while no change is pending: a change wakes it, or is pending.
+            pending = self.waiter == nil
+            defer { self.waiter = nil }
+            return self.waiter
         }
         waiter?.resume(returning: true)
     }

@@ -35,49 +35,46 @@ enum Diagnostics {
     static func setTracer(
         _ tracer: (@Sendable (Injections.TraceEvent) -> Void)?, in layer: OverrideRegistry?
     ) {
-        update(layer) { $0.tracer = tracer }
+        update(layer?.serial) { $0.tracer = tracer }
     }
 
     static func setRecording(_ recording: Bool, in layer: OverrideRegistry?)
         -> Injections.DependencyGraph
     {
-        var graph = Injections.DependencyGraph(nodes: [], edges: [])
-        update(layer) { sinks in
-            graph = sinks.recorder?.graph ?? graph
-            sinks.recorder = recording ? GraphRecorder() : nil
-        }
-        return graph
-    }
-
-    private static func update(_ layer: OverrideRegistry?, _ change: (inout Sinks) -> Void) {
-        lock.withLock {
-            let wasGlobal = !global.isEmpty
-            if let layer {
-                var sinks = byLayer[layer.serial] ?? Sinks()
-                change(&sinks)
-                byLayer[layer.serial] = sinks.isEmpty ? nil : sinks
-            } else {
-                change(&global)
-            }
-            isOn.storeReleasing(!global.isEmpty || !byLayer.isEmpty ? 1 : 0)
-            // A layer's own trace needs no detour: its layer keeps one while it lives.
-            let isGlobalNow = !global.isEmpty
-            guard isGlobalNow != wasGlobal else { return }
-            isGlobal.storeReleasing(isGlobalNow ? 1 : 0)
-            if isGlobalNow { MemoTable.beginDetour() } else { MemoTable.endDetour() }
-        }
+        let old = update(layer?.serial) { $0.recorder = recording ? GraphRecorder() : nil }
+        return old.recorder?.graph ?? Injections.DependencyGraph(nodes: [], edges: [])
     }
 
     /// Drops what was started in the layer with `serial`, which ends: nothing resolves in it
-    /// any more. The sinks are released after the lock, since a tracer may capture anything.
+    /// any more.
     static func layerEnded(_ serial: UInt64) {
         guard active else { return }
-        let dropped = lock.withLock {
-            let dropped = byLayer.removeValue(forKey: serial)
+        update(serial) { $0 = Sinks() }
+    }
+
+    /// Changes what was started in the layer with `serial` (`nil`: outside any layer).
+    ///
+    /// - Returns: What was started there before, released after the lock, since a tracer may
+    ///   capture anything.
+    @discardableResult
+    private static func update(_ serial: UInt64?, _ change: (inout Sinks) -> Void) -> Sinks {
+        lock.withLock {
+            let old = serial.map { byLayer[$0] ?? Sinks() } ?? global
+            var sinks = old
+            change(&sinks)
+            if let serial {
+                byLayer[serial] = sinks.isEmpty ? nil : sinks
+            } else {
+                global = sinks
+            }
             isOn.storeReleasing(!global.isEmpty || !byLayer.isEmpty ? 1 : 0)
-            return dropped
+            // A layer's own trace needs no detour: its layer keeps one while it lives.
+            if serial == nil, sinks.isEmpty != old.isEmpty {
+                isGlobal.storeReleasing(sinks.isEmpty ? 0 : 1)
+                if sinks.isEmpty { MemoTable.endDetour() } else { MemoTable.beginDetour() }
+            }
+            return old
         }
-        withExtendedLifetime(dropped) {}
     }
 
     /// Whether a trace or recording started in the layer with `serial` is on.

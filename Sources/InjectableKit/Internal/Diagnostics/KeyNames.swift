@@ -8,38 +8,30 @@ import CInjectableAtomics
 /// (see `Frame.name`); a plain getter that calls neither teaches nothing. Keys with arguments
 /// are not kept: each of their keypaths is a new object, and every one would stay.
 enum KeyNames {
-    private struct Known {
-        let keyPath: AnyKeyPath
-        let name: StaticString
-    }
-
     /// By keypath object: a keypath literal without arguments is one object per image.
     private final class Table: @unchecked Sendable {
-        // @unchecked: `known` is guarded by `lock`.
+        // @unchecked: `known` and `printed` are guarded by `lock`.
+        /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
+        /// cannot see (see `Lock`).
         let lock = Lock(rank: .keyNames)
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
-        @exclusivity(unchecked) var known: [ObjectIdentifier: Known] = [:]
+        @exclusivity(unchecked) var known:
+            [ObjectIdentifier: (keyPath: AnyKeyPath, name: StaticString)] = [:]
         /// What each keypath's own description names (see `printedName`), `nil` where it names
         /// nothing: kept with the keypath, so that its object, and so its identifier, lives on.
         @exclusivity(unchecked) var printed: [ObjectIdentifier: (AnyKeyPath, String?)] = [:]
-
-        /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
-        /// cannot see (see `Lock`).
-        func withLock<Result>(_ body: (inout [ObjectIdentifier: Known]) -> Result) -> Result {
-            lock.withLock { body(&known) }
-        }
     }
 
-    private static let known = Table()
+    private static let table = Table()
     private static let limit = 4096
 
     /// Records that `keyPath`'s registration is called `name`.
     static func learn(_ keyPath: AnyKeyPath, _ name: StaticString) {
         guard !Site.isSubscriptName(name) else { return }
-        known.withLock { known in
+        table.lock.withLock {
             let object = ObjectIdentifier(keyPath)
-            guard known[object] == nil, known.count < limit else { return }
-            known[object] = Known(keyPath: keyPath, name: name)
+            guard table.known[object] == nil, table.known.count < limit else { return }
+            table.known[object] = (keyPath, name)
         }
     }
 
@@ -54,20 +46,20 @@ enum KeyNames {
     ///   keypath's description does not name it (as outside Apple platforms).
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
         let object = ObjectIdentifier(keyPath)
-        let (learned, printed) = known.withLock { known -> (String?, String??) in
-            if let found = known[object] { return ("\\.\(found.name)", nil) }
-            if !sameObject, let found = known.values.first(where: { $0.keyPath == keyPath }) {
+        let (learned, printed) = table.lock.withLock { () -> (String?, String??) in
+            if let found = table.known[object] { return ("\\.\(found.name)", nil) }
+            if !sameObject, let found = table.known.values.first(where: { $0.keyPath == keyPath }) {
                 return ("\\.\(found.name)", nil)
             }
-            return (nil, Self.known.printed[object].map(\.1))
+            return (nil, table.printed[object].map(\.1))
         }
         if let learned { return learned }
         if let printed { return printed }
         // Formatted outside the lock, once per keypath object (while the table has room).
         let name = printedName(String(describing: keyPath))
-        known.withLock { known in
-            if known.count + Self.known.printed.count < limit {
-                Self.known.printed[object] = (keyPath, name)
+        table.lock.withLock {
+            if table.known.count + table.printed.count < limit {
+                table.printed[object] = (keyPath, name)
             }
         }
         return name
