@@ -100,18 +100,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         // No test known to record it (work outside every test): stopping is the one report
         // that cannot pass unseen.
         guard traitTests > 0 else { return false }
-        let (report, sinks) = lock.locked {
-            (state.reportedSites.insert(message).inserted, Array(state.sinks.values))
-        }
-        guard report else { return true }
-        if sinks.isEmpty {
-            if let site {
-                Issue.record(Comment(rawValue: message), sourceLocation: site)
-            } else {
-                Issue.record(Comment(rawValue: message))
-            }
-        }
-        for sink in sinks { sink(message) }
+        recordUnowned(message, once: message, at: site)
         return true
     }
 
@@ -143,22 +132,28 @@ enum TestIssueReporter: _InjectableTestReporter {
             Issue.record(Comment(rawValue: message), sourceLocation: location)
             return
         }
-        recordOnce(message, site: "\(fileID):\(line)", location: location)
+        recordUnowned(message, once: "\(fileID):\(line)", at: location) {
+            $0.layeredTests > 0 && ($0.globalTests == 0 || !$0.sinks.isEmpty)
+        }
     }
 
-    /// Records `message`, which no test is known to own, the first time `site` reports while
-    /// layered tests run (to this library's collecting tests, if any).
-    private static func recordOnce(_ message: String, site: String, location: SourceLocation) {
+    /// Records `message`, which no test is known to own, as an issue of the run (at `location`,
+    /// if known), or hands it to this library's collecting tests, if any: the first time `site`
+    /// reports while `condition` holds.
+    private static func recordUnowned(
+        _ message: String, once site: String, at location: SourceLocation?,
+        if condition: (State) -> Bool = { _ in true }
+    ) {
         let (report, sinks) = lock.locked {
             (
-                state.layeredTests > 0
-                    && (state.globalTests == 0 || !state.sinks.isEmpty)
-                    && state.reportedSites.insert(site).inserted,
+                condition(state) && state.reportedSites.insert(site).inserted,
                 Array(state.sinks.values)
             )
         }
         guard report else { return }
-        if sinks.isEmpty { Issue.record(Comment(rawValue: message), sourceLocation: location) }
+        if sinks.isEmpty {
+            Issue.record(Comment(rawValue: message), sourceLocation: location ?? #_sourceLocation)
+        }
         for sink in sinks { sink(message) }
     }
 

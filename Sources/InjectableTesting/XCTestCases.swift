@@ -17,9 +17,6 @@ final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
 
     static func observe() { registered }
 
-    /// The XCTest cases running now.
-    static var running: Int { shared.lock.locked { shared.cases.count } }
-
     /// Records `message` as a failure of the innermost case running, at `fileID`:`line` (the
     /// test's own call), rather than at this library's call to `XCTFail`; with no `fileID`
     /// (a call site the library does not know), without a location, as XCTest records one.
