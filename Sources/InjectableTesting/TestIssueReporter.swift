@@ -61,7 +61,10 @@ enum TestIssueReporter: _InjectableTestReporter {
         _ message: String, fileID: String, line: Int, whilePushed: Bool
     ) {
         guard !usesGlobalContainer else { return }
-        if Test.current == nil, isQuiet {
+        let location = SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 1)
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message), sourceLocation: location)
+        } else if lock.locked({ state.layeredTests == 0 && state.globalTests == 0 }) {
             // No Swift Testing test runs in a trait: an XCTest case's change, if one runs (XCTest
             // runs its cases one at a time), at the test's line. Not undone by a `pop()`, it
             // reaches every later case; between `push()` and `pop()` it is made on purpose.
@@ -69,14 +72,13 @@ enum TestIssueReporter: _InjectableTestReporter {
             if !whilePushed, !XCTestCases.fail(message, fileID: fileID, line: line) {
                 XCTFail(message)  // a case that started before the observer was registered
             }
-            return
+        } else {
+            // Work that left its test's task: once per call site, and only while layered tests
+            // run, which a global change would reach.
+            recordUnowned(message, once: "\(fileID):\(line)", at: location) {
+                $0.layeredTests > 0 && ($0.globalTests == 0 || !$0.sinks.isEmpty)
+            }
         }
-        record(message, fileID: fileID, line: line)
-    }
-
-    /// Whether no Swift Testing test runs in a layer or under `.globalInjections`.
-    private static var isQuiet: Bool {
-        lock.locked { state.layeredTests == 0 && state.globalTests == 0 }
     }
 
     static func reportMistake(_ message: String, fileID: String?, line: Int) -> Bool {
@@ -120,20 +122,6 @@ enum TestIssueReporter: _InjectableTestReporter {
             Issue.record(Comment(rawValue: message), sourceLocation: test.sourceLocation)
         } else if !XCTestCases.fail(message, fileID: nil, line: 0) {
             XCTFail(message)  // a case that started before the observer was registered
-        }
-    }
-
-    /// Records `message` as an issue of the current test; without one (work that left its
-    /// test's task), once per call site, and only while layered tests run, which a global
-    /// change would reach.
-    private static func record(_ message: String, fileID: String, line: Int) {
-        let location = SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 1)
-        guard Test.current == nil else {
-            Issue.record(Comment(rawValue: message), sourceLocation: location)
-            return
-        }
-        recordUnowned(message, once: "\(fileID):\(line)", at: location) {
-            $0.layeredTests > 0 && ($0.globalTests == 0 || !$0.sinks.isEmpty)
         }
     }
 
