@@ -72,13 +72,18 @@ final class ChangeSignal: @unchecked Sendable {
     /// Records a change, waking the waiter if there is one. Runs on the thread that changes
     /// the object, just before the change.
     func fire() {
+        // A waiter waits only while no change is pending: a change wakes it, or is pending.
+        resumeWaiter(returning: true) { pending = waiter == nil }
+    }
+
+    /// Makes `change` under the lock, then resumes the waiter, if there is one, with `value`.
+    private func resumeWaiter(returning value: Bool, after change: () -> Void) {
         let waiter = lock.withLock {
-            // A waiter waits only while no change is pending: a change wakes it, or is pending.
-            pending = self.waiter == nil
+            change()
             defer { self.waiter = nil }
             return self.waiter
         }
-        waiter?.resume(returning: true)
+        waiter?.resume(returning: value)
     }
 
     /// Waits for a change: `true` once there is one, `false` if the task is cancelled.
@@ -101,12 +106,7 @@ final class ChangeSignal: @unchecked Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = lock.withLock {
-                cancelled = true
-                defer { self.waiter = nil }
-                return self.waiter
-            }
-            waiter?.resume(returning: false)
+            resumeWaiter(returning: false) { cancelled = true }
         }
     }
 }
