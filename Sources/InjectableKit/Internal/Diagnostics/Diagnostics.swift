@@ -9,10 +9,10 @@ enum Diagnostics {
     private static var isOn: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_ON) }
     /// 1 while one started outside any layer is on, else 0.
     private static var isGlobal: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_GLOBAL) }
-    private static let lock = Lock(rank: .diagnostics)
+    static let lock = Lock(rank: .diagnostics)
 
     /// Where one trace and one graph recording go.
-    private struct Sinks {
+    struct Sinks {
         var tracer: (@Sendable (Injections.TraceEvent) -> Void)?
         var recorder: GraphRecorder?
 
@@ -23,7 +23,7 @@ enum Diagnostics {
     nonisolated(unsafe) private static var global = Sinks()
     // Guarded by `lock`: what was started in a layer, by the layer's serial (never reused),
     // which sees that layer's resolutions and its nested layers'.
-    nonisolated(unsafe) private static var byLayer: [UInt64: Sinks] = [:]
+    nonisolated(unsafe) static var byLayer: [UInt64: Sinks] = [:]
 
     /// Whether a trace or recording is on anywhere: finished frames are reported.
     static var active: Bool { isOn.boolAcquiring }
@@ -75,11 +75,6 @@ enum Diagnostics {
             }
             return old
         }
-    }
-
-    /// Whether a trace or recording started in the layer with `serial` is on.
-    static func isOn(inLayer serial: UInt64) -> Bool {
-        lock.withLock { byLayer[serial] != nil }
     }
 
     /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
