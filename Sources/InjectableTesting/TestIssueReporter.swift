@@ -25,8 +25,8 @@ enum TestIssueReporter: _InjectableTestReporter {
         /// Call sites already reported without a test to attribute them to.
         var reportedSites: Set<String> = []
         /// Where reports without a test go instead of `Issue.record`: this library's tests,
-        /// each of which gets every report.
-        var sinks: [Int: @Sendable (String) -> Void] = [:]
+        /// each of which collects every report.
+        var sinks: [Int: [String]] = [:]
         var nextSink = 0
     }
 
@@ -37,24 +37,14 @@ enum TestIssueReporter: _InjectableTestReporter {
     static func unattributedReports(
         during operation: () async throws -> Void
     ) async rethrows -> [String] {
-        let collected = Collected()
         let id = lock.locked {
             state.nextSink += 1
-            state.sinks[state.nextSink] = { collected.add($0) }
+            state.sinks[state.nextSink] = []
             return state.nextSink
         }
         defer { _ = lock.locked { state.sinks.removeValue(forKey: id) } }
         try await operation()
-        return collected.all
-    }
-
-    /// Messages collected from several tasks.
-    private final class Collected: @unchecked Sendable {
-        // @unchecked: `messages` is guarded by `lock`.
-        private let lock = NSLock()
-        private var messages: [String] = []
-        func add(_ message: String) { lock.locked { messages.append(message) } }
-        var all: [String] { lock.locked { messages } }
+        return lock.locked { state.sinks[id] ?? [] }
     }
 
     static func reportGlobalChange(
@@ -132,17 +122,14 @@ enum TestIssueReporter: _InjectableTestReporter {
         _ message: String, once site: String, at location: SourceLocation?,
         if condition: (State) -> Bool = { _ in true }
     ) {
-        let (report, sinks) = lock.locked {
-            (
-                condition(state) && state.reportedSites.insert(site).inserted,
-                Array(state.sinks.values)
-            )
+        let record = lock.locked {
+            guard condition(state), state.reportedSites.insert(site).inserted else { return false }
+            for id in state.sinks.keys { state.sinks[id]?.append(message) }
+            return state.sinks.isEmpty
         }
-        guard report else { return }
-        if sinks.isEmpty {
+        if record {
             Issue.record(Comment(rawValue: message), sourceLocation: location ?? #_sourceLocation)
         }
-        for sink in sinks { sink(message) }
     }
 
     /// Runs a layered test, counted while it runs.
