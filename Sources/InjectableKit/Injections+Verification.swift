@@ -128,15 +128,18 @@ extension Injections {
             _ key: KeyPath<Injections, Value>, runsHere: Bool = false, file: StaticString,
             line: UInt, finding: @escaping @Sendable (Value) -> String? = { _ in nil }
         ) {
-            let key = LentKey(keyPath: key)
+            // The keypath object is immutable; one to a key isolated to an actor
+            // (`resolveIsolated`) is only used by a check that runs on the caller's thread, on
+            // that actor (`VerificationRun.run`); the others are `Sendable` keypaths.
+            nonisolated(unsafe) let key = key
             checks.append(
                 Check(
                     name: {
-                        KeyNames.name(of: key.keyPath)
+                        KeyNames.name(of: key)
                             ?? "<key of type \(Value.self)> checked at \(file):\(line)"
                     }, runsHere: runsHere,
                     run: {
-                        finding(Injections.container.resolve(key.keyPath, fileID: file, line: line))
+                        finding(Injections.container.resolve(key, fileID: file, line: line))
                     }))
         }
 
