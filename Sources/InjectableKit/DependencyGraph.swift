@@ -48,27 +48,17 @@ extension Injections {
 
         /// The graph as a Mermaid flowchart (`graph TD`).
         public var mermaid: String {
-            var lines = ["graph TD"]
-            for node in nodes {
-                lines.append("    \(identifier(node.key))[\"\(node)\"]")
-            }
-            for edge in edges {
-                lines.append("    \(identifier(edge.from)) --> \(identifier(edge.to))")
-            }
-            return lines.joined(separator: "\n")
+            (["graph TD"] + nodes.map { "    \(identifier($0.key))[\"\($0)\"]" }
+                + edges.map { "    \(identifier($0.from)) --> \(identifier($0.to))" })
+                .joined(separator: "\n")
         }
 
         /// The graph as Graphviz DOT.
         public var dot: String {
-            var lines = ["digraph Injections {"]
-            for node in nodes {
-                lines.append("    \(quoted(node.key)) [label=\(quoted(node.description))];")
-            }
-            for edge in edges {
-                lines.append("    \(quoted(edge.from)) -> \(quoted(edge.to));")
-            }
-            lines.append("}")
-            return lines.joined(separator: "\n")
+            (["digraph Injections {"]
+                + nodes.map { "    \(quoted($0.key)) [label=\(quoted($0.description))];" }
+                + edges.map { "    \(quoted($0.from)) -> \(quoted($0.to));" } + ["}"])
+                .joined(separator: "\n")
         }
 
         /// A Mermaid node identifier: the key's letters and digits, the rest as `_`.
@@ -77,12 +67,7 @@ extension Injections {
         }
 
         private func quoted(_ text: String) -> String {
-            var escaped = "\""
-            for character in text {
-                if character == "\\" || character == "\"" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return escaped + "\""
+            "\"" + String(text.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] }) + "\""
         }
     }
 }

@@ -119,10 +119,7 @@ final class VerificationRun: @unchecked Sendable {
     /// A long-lived instance (cached, application, a custom cached scope) holding a shorter-lived
     /// class instance (unique, graph, shared) keeps it past the life its registration gives it.
     private static func mismatch(parent: Node, child: Node) -> String? {
-        guard let parentKind = parent.scope?.kind,
-            parentKind == .cached || parentKind == .application,
-            child.holdsObject
-        else {
+        guard [.cached, .application].contains(parent.scope?.kind), child.holdsObject else {
             return nil
         }
         let lifetime: String
