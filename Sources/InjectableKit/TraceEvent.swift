@@ -53,7 +53,7 @@ extension Injections {
     /// - Parameter log: Receives each resolution; by default, prints it. `nil` stops the trace
     ///   started in the same layer (or outside any layer).
     public func trace(_ log: (@Sendable (TraceEvent) -> Void)? = { print($0) }) {
-        Diagnostics.setTracer(log, in: Layers.current)
+        Diagnostics.update(Layers.current?.serial) { $0.tracer = log }
     }
 
     /// Starts recording which key resolved which, to export as a graph with
@@ -68,7 +68,7 @@ extension Injections {
     /// Like ``trace(_:)``, a recording started inside a layer records that layer's resolutions
     /// only, and one started outside any layer records every resolution.
     public func recordGraph() {
-        _ = Diagnostics.setRecording(true, in: Layers.current)
+        Diagnostics.update(Layers.current?.serial) { $0.recorder = GraphRecorder() }
     }
 
     /// Stops the recording started in the same layer (or outside any layer) and returns what
@@ -77,6 +77,7 @@ extension Injections {
     /// - Returns: The keys resolved while recording, and which resolved which.
     @discardableResult
     public func stopRecordingGraph() -> DependencyGraph {
-        Diagnostics.setRecording(false, in: Layers.current)
+        Diagnostics.update(Layers.current?.serial) { $0.recorder = nil }.recorder?.graph
+            ?? DependencyGraph(nodes: [], edges: [])
     }
 }

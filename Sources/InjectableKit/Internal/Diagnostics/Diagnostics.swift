@@ -32,19 +32,6 @@ enum Diagnostics {
     /// is reported. (Resolutions in a layer take frames anyway.)
     static var observesAll: Bool { isGlobal.boolAcquiring }
 
-    static func setTracer(
-        _ tracer: (@Sendable (Injections.TraceEvent) -> Void)?, in layer: OverrideRegistry?
-    ) {
-        update(layer?.serial) { $0.tracer = tracer }
-    }
-
-    static func setRecording(_ recording: Bool, in layer: OverrideRegistry?)
-        -> Injections.DependencyGraph
-    {
-        let old = update(layer?.serial) { $0.recorder = recording ? GraphRecorder() : nil }
-        return old.recorder?.graph ?? Injections.DependencyGraph(nodes: [], edges: [])
-    }
-
     /// Drops what was started in the layer with `serial`, which ends: nothing resolves in it
     /// any more.
     static func layerEnded(_ serial: UInt64) {
@@ -52,12 +39,13 @@ enum Diagnostics {
         update(serial) { $0 = Sinks() }
     }
 
-    /// Changes what was started in the layer with `serial` (`nil`: outside any layer).
+    /// Starts or stops a trace or recording in the layer with `serial` (`nil`: outside any
+    /// layer).
     ///
     /// - Returns: What was started there before, released after the lock, since a tracer may
     ///   capture anything.
     @discardableResult
-    private static func update(_ serial: UInt64?, _ change: (inout Sinks) -> Void) -> Sinks {
+    static func update(_ serial: UInt64?, _ change: (inout Sinks) -> Void) -> Sinks {
         lock.withLock {
             let old = serial.map { byLayer[$0] ?? Sinks() } ?? global
             var sinks = old
