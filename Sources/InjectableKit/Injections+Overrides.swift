@@ -38,9 +38,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.register(
-            Override(factory), forType: ObjectIdentifier(Value.self),
-            attempt: "register { ... as \(Value.self) }")
+        registry.change("register { ... as \(Value.self) }") {
+            $0.byType[ObjectIdentifier(Value.self)] = Override(factory)
+        }
         TestHook.changed(registry, "register { ... as \(Value.self) }", file: file, line: line)
     }
 
@@ -101,9 +101,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.register(
-            override, forKey: keyPath,
-            attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        registry.change("register(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
+            $0.byKey[keyPath] = override
+        }
         TestHook.changed(
             registry, "register(\(KeyNames.describe(keyPath))) { ... }", file: file, line: line)
     }
@@ -129,7 +129,7 @@ extension Injections {
     public func reset(file: StaticString = #fileID, line: UInt = #line) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeAll(attempt: "reset()")
+        registry.change("reset()") { $0 = Overrides() }
         if !registry.isLayer { AutoRegistration.rearm() }
         TestHook.changed(registry, "reset()", file: file, line: line)
     }
@@ -158,8 +158,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeOverride(
-            forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        registry.change("reset(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
+            $0.byKey[keyPath] = nil
+        }
         for scope in Scope.all {
             registry.storage(for: scope).reset(ownedBy: keyPath)
         }
@@ -178,8 +179,7 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeOverride(
-            forType: ObjectIdentifier(type), attempt: "reset(\(Value.self).self)")
+        registry.change("reset(\(Value.self).self)") { $0.byType[ObjectIdentifier(type)] = nil }
         TestHook.changed(registry, "reset(\(Value.self).self)", file: file, line: line)
     }
 

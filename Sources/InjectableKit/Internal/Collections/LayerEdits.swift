@@ -105,12 +105,12 @@ extension LayerEdits {
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
         let key = UncheckedKeyPath(collection)
-        layer.register(
-            Override<Collection> {
-                let beneath = Injections.container.resolve(key.keyPath)
-                guard let editable = beneath as? any EditableCollection else { return beneath }
-                return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
-            }, forKey: collection, attempt: "\(call()), in a layer")
+        let override = Override<Collection> {
+            let beneath = Injections.container.resolve(key.keyPath)
+            guard let editable = beneath as? any EditableCollection else { return beneath }
+            return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
+        }
+        layer.change("\(call()), in a layer") { $0.byKey[collection] = override }
     }
 }
 

@@ -253,37 +253,9 @@ final class OverrideRegistry: @unchecked Sendable {
         return reached
     }
 
-    // Each change names itself (`attempt`) for the message if the container is sealed.
-
-    func register(
-        _ override: AnyOverride, forKey keyPath: AnyKeyPath,
-        attempt: @autoclosure () -> String
-    ) {
-        change(attempt()) { $0.byKey[keyPath] = override }
-    }
-
-    func register(
-        _ override: AnyOverride, forType type: ObjectIdentifier,
-        attempt: @autoclosure () -> String
-    ) {
-        change(attempt()) { $0.byType[type] = override }
-    }
-
-    func removeOverride(forKey keyPath: AnyKeyPath, attempt: @autoclosure () -> String) {
-        change(attempt()) { $0.byKey[keyPath] = nil }
-    }
-
-    func removeOverride(forType type: ObjectIdentifier, attempt: @autoclosure () -> String) {
-        change(attempt()) { $0.byType[type] = nil }
-    }
-
     /// The types this registry overrides, with their overrides.
     var typeOverrides: [AnyOverride] {
         lock.withLock { Array(current.byType.values) }
-    }
-
-    func removeAll(attempt: @autoclosure () -> String) {
-        change(attempt()) { $0 = Overrides() }
     }
 
     /// Makes every memo slot stale without changing any override. The generation is one of the
@@ -340,7 +312,7 @@ final class OverrideRegistry: @unchecked Sendable {
     ///     under the lock, which ``seal()`` takes, so no change lands after `seal()` has
     ///     returned.
     ///   - update: Changes the overrides.
-    private func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
+    func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
         // Taken outside the lock, and released after it: a layer's deinit releases its caches.
         let layers = Self.liveLayers.all
         ThreadState.current.changes += 1
