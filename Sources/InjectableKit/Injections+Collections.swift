@@ -118,7 +118,7 @@ extension Injections {
                 KeyNames.name(of: collection) ?? "a collection key", in: Failure.name(of: frame))
         }
         let assembled = AssembledContributions(
-            ContributionTable.shared.resolve(collection, name: name))
+            ContributionTable.shared.contributions(to: collection, resolvedBy: name))
         if let (first, second) = assembled.duplicates.first {
             CollectionFailure.duplicate(first, second, in: name)
         }
