@@ -88,9 +88,10 @@ extension Injections {
             let run = VerificationRun(parksOnStop: !check.runsHere)
             problems +=
                 check.runsHere
-                ? run.runHere(check.run, overrides: makeLayer { _ in }, fallbackName: check.name)
+                ? run.runHere(
+                    check.run, overrides: makeOverrides { _ in }, fallbackName: check.name)
                 : run.run(
-                    check.run, overrides: makeLayer { _ in }, fallbackName: check.name,
+                    check.run, overrides: makeOverrides { _ in }, fallbackName: check.name,
                     timeoutSeconds: timeoutSeconds)
         }
         problems += unusedTypeOverrides()
