@@ -411,7 +411,7 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(keyPath, file: file, line: line, factory: MainActorFactory.bridge(factory))
+        register(keyPath, file: file, line: line, factory: GlobalActorFactory.bridge(factory))
     }
 
     /// Overrides every key whose type is the factory's return type with a factory that runs on
@@ -432,41 +432,7 @@ extension Injections {
         file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(file: file, line: line, MainActorFactory.bridge(factory))
-    }
-}
-
-enum MainActorFactory {
-    /// A nonisolated factory that runs `factory` in place, checking that it is on the main
-    /// actor. Resolution is synchronous and `@MainActor` keys can only be named on the main
-    /// actor, so a key override always passes the check.
-    static func bridge<Value>(_ factory: @escaping @MainActor @Sendable () -> Value)
-        -> @Sendable () -> Value
-    {
-        // Not `MainActor.assumeIsolated`, which requires a `Sendable` result. The same check,
-        // then the same cast it makes: a synchronous function's global-actor isolation does not
-        // change how it is called.
-        // NB: not `MainActor.preconditionIsolated`, which on Linux traps inside libdispatch
-        // before any message is printed.
-        let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
-        return {
-            if !isOnMainActor { Failure.offMainActor(Value.self) }
-            return unisolated()
-        }
-    }
-
-    /// Marks the main queue, so that code can tell it runs there without trapping.
-    private static let mainQueueKey = DispatchSpecificKey<Bool>()
-    private static let markMainQueue: Void = {
-        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-    }()
-
-    /// Whether the caller runs on the main actor: on the main thread (synchronous code
-    /// before the main queue runs), or in a job of the main queue, which is the main actor's
-    /// executor (on Linux, `dispatchMain()` drains it on another thread).
-    static var isOnMainActor: Bool {
-        _ = markMainQueue
-        return Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+        register(file: file, line: line, GlobalActorFactory.bridge(factory))
     }
 }
 
@@ -536,19 +502,22 @@ extension Injections {
 enum GlobalActorFactory {
     /// A nonisolated factory that runs `factory` in place, having checked that the caller is
     /// on the factory's actor. Resolution is synchronous, and a key isolated to a global actor
-    /// can only be named on that actor, so a key override always passes the check.
+    /// can only be named on that actor, so a key override always passes the check. A
+    /// `@MainActor` factory (`registerOnMainActor`) comes here as one isolated to the main actor.
     static func bridge<Value>(_ factory: @escaping @isolated(any) @Sendable () -> Value)
         -> @Sendable () -> Value
     {
         let isolation = factory.isolation
         // NB: a synchronous `@isolated(any)` function is called as a nonisolated one: its
         // isolation is only carried beside it (`isolation`), to be read by callers that hop.
-        // `MainActorFactory.bridge` makes the same cast for `@MainActor` functions.
         let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
         guard let isolation else { return unisolated }
         if isolation === MainActor.shared {
+            // Not `MainActor.assumeIsolated`, which requires a `Sendable` result.
+            // NB: nor `MainActor.preconditionIsolated`, which on Linux traps inside libdispatch
+            // before any message is printed.
             return {
-                if !MainActorFactory.isOnMainActor { Failure.offMainActor(Value.self) }
+                if !isOnMainActor { Failure.offMainActor(Value.self) }
                 return unisolated()
             }
         }
@@ -557,6 +526,20 @@ enum GlobalActorFactory {
             isolation.preconditionIsolated()
             return unisolated()
         }
+    }
+
+    /// Marks the main queue, so that code can tell it runs there without trapping.
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
+    private static let markMainQueue: Void = {
+        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    }()
+
+    /// Whether the caller runs on the main actor: on the main thread (synchronous code
+    /// before the main queue runs), or in a job of the main queue, which is the main actor's
+    /// executor (on Linux, `dispatchMain()` drains it on another thread).
+    static var isOnMainActor: Bool {
+        _ = markMainQueue
+        return Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 }
 

@@ -104,7 +104,7 @@ final class ContributionTable: @unchecked Sendable {
     func contributions(to collection: AnyKeyPath, resolvedBy name: String? = nil) -> [Contribution]
     {
         let inHook = AutoRegistration.isRunningHook
-        if !inHook && MainActorFactory.isOnMainActor { runMainActorContributors() }
+        if !inHook && GlobalActorFactory.isOnMainActor { runMainActorContributors() }
         return lock.withLock {
             func read(_ table: inout Table) -> [Contribution] {
                 if let name, table[collection].resolvedBy == nil {
@@ -123,8 +123,8 @@ final class ContributionTable: @unchecked Sendable {
             return live.pendingOnMainActor
         }
         guard !pending.isEmpty else { return }
-        // The caller checked that it runs on the main actor (`MainActorFactory.isOnMainActor`):
-        // call the contributors as nonisolated functions, as `MainActorFactory.bridge` does.
+        // The caller checked that it runs on the main actor (`GlobalActorFactory.isOnMainActor`):
+        // call the contributors as nonisolated functions, as `GlobalActorFactory.bridge` does.
         // NB: not `MainActor.assumeIsolated`, which on Linux traps inside libdispatch.
         Self.$isContributingOnMainActor.withValue(true) {
             for contributor in pending {
