@@ -198,9 +198,7 @@ extension Injections {
     @discardableResult
     public func push() -> SavedOverrides {
         AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        let (overrides, below) = registry.push(attempt: "push()")
-        return SavedOverrides(registry: registry, overrides: overrides, below: below)
+        return OverrideRegistry.current.push(attempt: "push()")
     }
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
@@ -226,7 +224,7 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         if let saved {
-            saved.registry.restore(saved.overrides, below: saved.below, attempt: "pop(to:)")
+            saved.registry.restore(saved, attempt: "pop(to:)")
             TestHook.changed(
                 saved.registry, "pop(to:)", file: file, line: line, wasPushed: true)
             return

@@ -268,11 +268,11 @@ final class OverrideRegistry: @unchecked Sendable {
     var isPushed: Bool { lock.withLock { !saved.isEmpty } }
 
     /// Saves the overrides; returns them with the levels saved before, for `restore`.
-    func push(attempt: @autoclosure () -> String) -> (overrides: Overrides, below: [Overrides]) {
+    func push(attempt: @autoclosure () -> String) -> Injections.SavedOverrides {
         lock.withLock {
             Sealing.refuseIfSealed(attempt())
             defer { saved.append(current) }
-            return (current, saved)
+            return Injections.SavedOverrides(registry: self, overrides: current, below: saved)
         }
     }
 
@@ -288,14 +288,12 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Puts back the overrides and the saved levels as they were before a `push()`, whatever
-    /// was pushed or popped since.
-    func restore(
-        _ overrides: Overrides, below: [Overrides], attempt: @autoclosure () -> String
-    ) {
+    /// Puts back the overrides and the saved levels as they were before the `push()` that
+    /// returned `level`, whatever was pushed or popped since.
+    func restore(_ level: Injections.SavedOverrides, attempt: @autoclosure () -> String) {
         change(attempt()) { current in
-            current = overrides
-            saved = below
+            current = level.overrides
+            saved = level.below
         }
     }
 
