@@ -169,8 +169,7 @@ extension Injections {
     public static func makeOverrides(_ configure: (Injections) -> Void) -> LocalOverrides {
         Sealing.refuseIfSealed("withOverrides")
         AutoRegistration.ensure()
-        let current = OverrideRegistry.current
-        let layer = OverrideRegistry(parent: current.isLayer ? current : nil, isLayer: true)
+        let layer = OverrideRegistry(beneath: .current)
         // `configure` runs in the new layer, so that every operation of the container, called
         // on the value passed or on `Injections.container`, changes this layer alone.
         Layers.with(layer) { configure(.container) }

@@ -26,7 +26,7 @@ struct Overrides {
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
-    // atomics are atomics; `parent`, `isLayer` and `serial` are immutable.
+    // atomics are atomics; `beneath`, `serial` and `serials` are immutable.
     /// `emptyFlag`'s and `changes`' words, first among the stored properties so that their
     /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var inlineWords: (empty: UInt, changes: UInt) = (1, 0)
@@ -38,10 +38,11 @@ final class OverrideRegistry: @unchecked Sendable {
         return Layers.current ?? Core.shared.overrides
     }
 
-    /// The enclosing layer, for a nested layer; `nil` for an outermost layer (the global
-    /// registry is beneath it) and for the global registry.
-    let parent: OverrideRegistry?
-    let isLayer: Bool
+    /// The registry a resolution here consults next: the enclosing layer, or the global
+    /// registry beneath an outermost layer; `nil` for the global registry, the one that is no
+    /// layer.
+    let beneath: OverrideRegistry?
+    var isLayer: Bool { beneath != nil }
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
     /// The serial numbers of ``chain``, this registry's first: made once, since each recorded
@@ -76,20 +77,18 @@ final class OverrideRegistry: @unchecked Sendable {
     /// use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
-    init(parent: OverrideRegistry?, isLayer: Bool) {
-        self.parent = parent
-        self.isLayer = isLayer
+    init(beneath: OverrideRegistry?) {
+        self.beneath = beneath
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
-        // A layer's registries beneath are made before it (the global one in `Core`'s init).
-        serials = [serial] + (isLayer ? (parent ?? Core.shared.overrides).serials : [])
+        serials = [serial] + (beneath?.serials ?? [])
         AtomicWord.checkInlineWords(&inlineWords, of: self)
         if isLayer { Self.liveLayers.add(self) }
     }
 
-    /// A layer like one that is gone: over the same parent, with a copy of its overrides, and
+    /// A layer like one that is gone: over the same registry, with a copy of its overrides, and
     /// caches of its own (see `LayerTicket`).
-    convenience init(reviving overrides: Overrides, parent: OverrideRegistry?) {
-        self.init(parent: parent, isLayer: true)
+    convenience init(reviving overrides: Overrides, beneath: OverrideRegistry) {
+        self.init(beneath: beneath)
         current = overrides
         emptyFlag.storeSequentiallyConsistent(overrides.isEmpty ? 1 : 0)
     }
@@ -99,7 +98,7 @@ final class OverrideRegistry: @unchecked Sendable {
         assert(isLayer, "InjectableKit: only a layer has a ticket")
         return lock.withLock {
             if let ownTicket { return ownTicket }
-            let ticket = LayerTicket(self, overrides: current, parent: parent)
+            let ticket = LayerTicket(self, overrides: current)
             ownTicket = ticket
             return ticket
         }
@@ -113,12 +112,6 @@ final class OverrideRegistry: @unchecked Sendable {
     var chain: [OverrideRegistry] {
         guard let beneath else { return [self] }
         return [self] + beneath.chain
-    }
-
-    /// The registry a resolution here consults next: the enclosing layer, or the global
-    /// registry beneath an outermost layer; `nil` for the global registry.
-    var beneath: OverrideRegistry? {
-        isLayer ? (parent ?? Core.shared.overrides) : nil
     }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
