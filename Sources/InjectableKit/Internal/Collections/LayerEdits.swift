@@ -108,7 +108,7 @@ extension LayerEdits {
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        let key = UncheckedKeyPath(collection)
+        let key = UncheckedKeyPath(keyPath: collection)
         let override = Override<Collection> {
             let beneath = Injections.container.resolve(key.keyPath)
             guard let editable = beneath as? any EditableCollection else { return beneath }
@@ -186,8 +186,4 @@ struct UncheckedKeyPath<Value>: @unchecked Sendable {
     // @unchecked: a keypath is immutable; its arguments, if any, are `Hashable` values that
     // the keypath owns.
     let keyPath: KeyPath<Injections, Value>
-
-    init(_ keyPath: KeyPath<Injections, Value>) {
-        self.keyPath = keyPath
-    }
 }

@@ -211,11 +211,6 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// This registry's scope caches. Call with `lock` locked.
-    private var ownStorages: [ScopeStorage] {
-        isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
-    }
-
     /// The caches a change here may have to clear: this registry's, and those of the layers
     /// beneath it that consult it, each with the keys and types the change reaches there (a
     /// layer's own override, or one between it and this registry, hides this one's).
@@ -226,7 +221,9 @@ final class OverrideRegistry: @unchecked Sendable {
         storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
         closer: [OverrideRegistry]
     )] {
-        var reached = [(ownStorages, affected.keys, affected.types, [OverrideRegistry]())]
+        // This registry's own caches (its lock is held).
+        let own = isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
+        var reached = [(own, affected.keys, affected.types, [OverrideRegistry]())]
         for layer in layers where layer !== self {
             let chain = layer.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
