@@ -53,15 +53,9 @@ extension Injections {
         to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
     ) -> Contributions<Element> {
-        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
-        let contributed = Self.assemble(
-            collection, name: "\\.\(function)", minimumCount: minimumCount)
-        return Contributions(
-            contributed.map {
-                resolve(
-                    unsafeDowncast($0.element, to: KeyPath<Injections, Element>.self),
-                    caller: function)
-            }, contributions: contributed)
+        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
+            to: collection, minimumCount: minimumCount, function: function)
+        return Contributions(resolved.map(\.element), contributions: resolved.map(\.contribution))
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -90,27 +84,26 @@ extension Injections {
         to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         minimumCount: Int = 0, function: StaticString = #function
     ) -> KeyedContributions<Key, Element> {
-        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         var elements: [Key: Element] = [:]
         var contributions: [Key: Contribution] = [:]
-        for contribution in Self.assemble(
-            collection, name: "\\.\(function)", minimumCount: minimumCount)
-        {
+        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
+            to: collection, minimumCount: minimumCount, function: function)
+        for (contribution, element) in resolved {
             let key = contribution.dictionaryKey?.base as! Key
-            elements[key] = resolve(
-                unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self),
-                caller: function)
+            elements[key] = element
             contributions[key] = contribution
         }
         return KeyedContributions(elements, contributions: contributions)
     }
 
-    /// The contributions made to `collection`, those a layer's edits add or remove aside (its
-    /// override applies them to this collection, see `LayerEdits`). Marks the collection
-    /// resolved.
-    private static func assemble(
-        _ collection: AnyKeyPath, name: String, minimumCount: Int
-    ) -> [Contribution] {
+    /// The contributions made to `collection`, each with its element resolved, those a layer's
+    /// edits add or remove aside (its override applies them to this collection, see
+    /// `LayerEdits`). Marks the collection resolved.
+    private func resolveContributions<Element>(
+        to collection: AnyKeyPath, minimumCount: Int, function: StaticString
+    ) -> [(contribution: Contribution, element: Element)] {
+        if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
+        let name = "\\.\(function)"
         AutoRegistration.ensure()
         // The key being resolved, if this runs in its resolution, must be the collection named.
         if let frame = ThreadState.current.frames.last, frame.keyPath != collection {
@@ -118,14 +111,18 @@ extension Injections {
                 KeyNames.name(of: collection) ?? "a collection key", in: Failure.name(of: frame))
         }
         let assembled = AssembledContributions(
-            ContributionTable.shared.resolve(collection, name: name))
+            ContributionTable.shared.contributions(to: collection, resolvedBy: name))
         if let (first, second) = assembled.duplicates.first {
             CollectionFailure.duplicate(first, second, in: name)
         }
         if assembled.elements.count < minimumCount {
             CollectionFailure.tooFew(assembled.elements.count, minimumCount, in: name)
         }
-        return assembled.elements
+        return assembled.elements.map { contribution in
+            let element = unsafeDowncast(
+                contribution.element, to: KeyPath<Injections, Element>.self)
+            return (contribution, resolve(element, caller: function))
+        }
     }
 }
 

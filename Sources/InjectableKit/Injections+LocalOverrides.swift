@@ -57,8 +57,7 @@ extension Injections {
     public static func withOverrides<Result>(
         _ configure: (Injections) -> Void, operation: () throws -> Result
     ) rethrows -> Result {
-        let overrides = makeLayer(configure)
-        return try Layers.with(overrides.registry, operation)
+        try Layers.with(makeOverrides(configure).registry, operation)
     }
 
     /// Runs the async `operation` with its own overrides and scope caches: the async form of
@@ -81,8 +80,7 @@ extension Injections {
         _ configure: (Injections) -> Void, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let overrides = makeLayer(configure)
-        return try await Layers.with(overrides.registry, operation)
+        try await Layers.with(makeOverrides(configure).registry, operation)
     }
 
     /// The overrides in effect for the current task, if it runs inside
@@ -169,15 +167,9 @@ extension Injections {
     /// - Parameter configure: Registers the overrides, in the new layer.
     /// - Returns: The layer, for `withOverrides(_:operation:)`.
     public static func makeOverrides(_ configure: (Injections) -> Void) -> LocalOverrides {
-        makeLayer(configure)
-    }
-
-    /// A new layer over the one in effect, with the overrides `configure` registers.
-    static func makeLayer(_ configure: (Injections) -> Void) -> LocalOverrides {
         Sealing.refuseIfSealed("withOverrides")
         AutoRegistration.ensure()
-        let current = OverrideRegistry.current
-        let layer = OverrideRegistry(parent: current.isLayer ? current : nil, isLayer: true)
+        let layer = OverrideRegistry(beneath: .current)
         // `configure` runs in the new layer, so that every operation of the container, called
         // on the value passed or on `Injections.container`, changes this layer alone.
         Layers.with(layer) { configure(.container) }

@@ -38,9 +38,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.register(
-            Override(factory), forType: ObjectIdentifier(Value.self),
-            attempt: "register { ... as \(Value.self) }")
+        registry.change("register { ... as \(Value.self) }") {
+            $0.byType[ObjectIdentifier(Value.self)] = Override(factory)
+        }
         TestHook.changed(registry, "register { ... as \(Value.self) }", file: file, line: line)
     }
 
@@ -101,9 +101,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.register(
-            override, forKey: keyPath,
-            attempt: "register(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        registry.change("register(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
+            $0.byKey[keyPath] = override
+        }
         TestHook.changed(
             registry, "register(\(KeyNames.describe(keyPath))) { ... }", file: file, line: line)
     }
@@ -129,7 +129,7 @@ extension Injections {
     public func reset(file: StaticString = #fileID, line: UInt = #line) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeAll(attempt: "reset()")
+        registry.change("reset()") { $0 = Overrides() }
         if !registry.isLayer { AutoRegistration.rearm() }
         TestHook.changed(registry, "reset()", file: file, line: line)
     }
@@ -158,8 +158,9 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeOverride(
-            forKey: keyPath, attempt: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)")
+        registry.change("reset(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
+            $0.byKey[keyPath] = nil
+        }
         for scope in Scope.all {
             registry.storage(for: scope).reset(ownedBy: keyPath)
         }
@@ -178,8 +179,7 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
-        registry.removeOverride(
-            forType: ObjectIdentifier(type), attempt: "reset(\(Value.self).self)")
+        registry.change("reset(\(Value.self).self)") { $0.byType[ObjectIdentifier(type)] = nil }
         TestHook.changed(registry, "reset(\(Value.self).self)", file: file, line: line)
     }
 
@@ -198,9 +198,7 @@ extension Injections {
     @discardableResult
     public func push() -> SavedOverrides {
         AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        let (overrides, below) = registry.push(attempt: "push()")
-        return SavedOverrides(registry: registry, overrides: overrides, below: below)
+        return OverrideRegistry.current.push(attempt: "push()")
     }
 
     /// Restores the override registry saved by the matching ``push()``, dropping what scopes
@@ -226,7 +224,7 @@ extension Injections {
     ) {
         AutoRegistration.ensure()
         if let saved {
-            saved.registry.restore(saved.overrides, below: saved.below, attempt: "pop(to:)")
+            saved.registry.restore(saved, attempt: "pop(to:)")
             TestHook.changed(
                 saved.registry, "pop(to:)", file: file, line: line, wasPushed: true)
             return
@@ -411,7 +409,7 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(keyPath, file: file, line: line, factory: MainActorFactory.bridge(factory))
+        register(keyPath, file: file, line: line, factory: GlobalActorFactory.bridge(factory))
     }
 
     /// Overrides every key whose type is the factory's return type with a factory that runs on
@@ -432,41 +430,7 @@ extension Injections {
         file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping @MainActor @Sendable () -> Value
     ) {
-        register(file: file, line: line, MainActorFactory.bridge(factory))
-    }
-}
-
-enum MainActorFactory {
-    /// A nonisolated factory that runs `factory` in place, checking that it is on the main
-    /// actor. Resolution is synchronous and `@MainActor` keys can only be named on the main
-    /// actor, so a key override always passes the check.
-    static func bridge<Value>(_ factory: @escaping @MainActor @Sendable () -> Value)
-        -> @Sendable () -> Value
-    {
-        // Not `MainActor.assumeIsolated`, which requires a `Sendable` result. The same check,
-        // then the same cast it makes: a synchronous function's global-actor isolation does not
-        // change how it is called.
-        // NB: not `MainActor.preconditionIsolated`, which on Linux traps inside libdispatch
-        // before any message is printed.
-        let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
-        return {
-            if !isOnMainActor { Failure.offMainActor(Value.self) }
-            return unisolated()
-        }
-    }
-
-    /// Marks the main queue, so that code can tell it runs there without trapping.
-    private static let mainQueueKey = DispatchSpecificKey<Bool>()
-    private static let markMainQueue: Void = {
-        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-    }()
-
-    /// Whether the caller runs on the main actor: on the main thread (synchronous code
-    /// before the main queue runs), or in a job of the main queue, which is the main actor's
-    /// executor (on Linux, `dispatchMain()` drains it on another thread).
-    static var isOnMainActor: Bool {
-        _ = markMainQueue
-        return Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+        register(file: file, line: line, GlobalActorFactory.bridge(factory))
     }
 }
 
@@ -536,19 +500,22 @@ extension Injections {
 enum GlobalActorFactory {
     /// A nonisolated factory that runs `factory` in place, having checked that the caller is
     /// on the factory's actor. Resolution is synchronous, and a key isolated to a global actor
-    /// can only be named on that actor, so a key override always passes the check.
+    /// can only be named on that actor, so a key override always passes the check. A
+    /// `@MainActor` factory (`registerOnMainActor`) comes here as one isolated to the main actor.
     static func bridge<Value>(_ factory: @escaping @isolated(any) @Sendable () -> Value)
         -> @Sendable () -> Value
     {
         let isolation = factory.isolation
         // NB: a synchronous `@isolated(any)` function is called as a nonisolated one: its
         // isolation is only carried beside it (`isolation`), to be read by callers that hop.
-        // `MainActorFactory.bridge` makes the same cast for `@MainActor` functions.
         let unisolated = unsafeBitCast(factory, to: (@Sendable () -> Value).self)
         guard let isolation else { return unisolated }
         if isolation === MainActor.shared {
+            // Not `MainActor.assumeIsolated`, which requires a `Sendable` result.
+            // NB: nor `MainActor.preconditionIsolated`, which on Linux traps inside libdispatch
+            // before any message is printed.
             return {
-                if !MainActorFactory.isOnMainActor { Failure.offMainActor(Value.self) }
+                if !isOnMainActor { Failure.offMainActor(Value.self) }
                 return unisolated()
             }
         }
@@ -557,6 +524,20 @@ enum GlobalActorFactory {
             isolation.preconditionIsolated()
             return unisolated()
         }
+    }
+
+    /// Marks the main queue, so that code can tell it runs there without trapping.
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
+    private static let markMainQueue: Void = {
+        DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    }()
+
+    /// Whether the caller runs on the main actor: on the main thread (synchronous code
+    /// before the main queue runs), or in a job of the main queue, which is the main actor's
+    /// executor (on Linux, `dispatchMain()` drains it on another thread).
+    static var isOnMainActor: Bool {
+        _ = markMainQueue
+        return Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 }
 

@@ -12,7 +12,7 @@ final class Core: Sendable {
     /// What resolution remembers about each key (see `MemoTable`).
     let memo = MemoTable(limit: 1 << 16, keyLimit: 256, words: .process)
     /// The global overrides; task-local layers are registries above it (see `OverrideRegistry`).
-    let overrides = OverrideRegistry(parent: nil, isLayer: false)
+    let overrides = OverrideRegistry(beneath: nil)
     /// Which cached instances were built from which keys, types and entries.
     let dependencies = DependencyIndex()
 

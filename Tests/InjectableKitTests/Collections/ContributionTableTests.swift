@@ -37,7 +37,7 @@ import Testing
         table.beginRun()
         _ = table.apply(.add(contribution(\.consoleSink)), to: \Injections.sinks, inHook: true)
         table.endRun()
-        _ = table.resolve(\Injections.sinks, name: "\\.sinks")
+        _ = table.contributions(to: \Injections.sinks, resolvedBy: "\\.sinks")
         let refusal = table.apply(
             .removeElement(\Injections.consoleSink), to: \Injections.sinks, inHook: false)
         #expect(refusal == .resolved("\\.sinks"))

@@ -28,14 +28,6 @@ struct AssembledContributions {
             elements.append(contribution)
         }
     }
-
-    mutating func remove(element: AnyKeyPath) {
-        elements.removeAll { $0.element == element }
-    }
-
-    mutating func remove(dictionaryKey: AnyHashable) {
-        elements.removeAll { $0.dictionaryKey == dictionaryKey }
-    }
 }
 
 extension Contribution {

@@ -84,17 +84,13 @@ final class ContributionTable: @unchecked Sendable {
 
     private static func apply(_ edit: CollectionEdit, to record: inout Record) -> Refusal? {
         if let resolvedBy = record.resolvedBy { return .resolved(resolvedBy) }
-        let count = record.contributions.count
-        switch edit {
-        case .add(let contribution):
-            record.contributions.append(contribution)
-            return nil
-        case .removeElement(let element):
-            record.contributions.removeAll { $0.element == element }
-        case .removeKey(let key):
-            record.contributions.removeAll { $0.dictionaryKey == key }
+        guard case .add(let contribution) = edit else {
+            let count = record.contributions.count
+            record.contributions.removeAll(where: edit.removes)
+            return record.contributions.count < count ? nil : .notContributed
         }
-        return record.contributions.count < count ? nil : .notContributed
+        record.contributions.append(contribution)
+        return nil
     }
 
     /// Keeps `contributor` to run on the main thread once the hook's run has ended.
@@ -102,27 +98,21 @@ final class ContributionTable: @unchecked Sendable {
         lock.withLock { staged?.pendingOnMainActor.append(contributor) }
     }
 
-    /// The contributions made to `collection`, in the order they were made, marking it
-    /// resolved by `name`: on the thread running the hook, those of the run so far.
-    func resolve(_ collection: AnyKeyPath, name: String) -> [Contribution] {
+    /// The contributions made to `collection`, in the order they were made: on the thread
+    /// running the hook, those of the run so far. With `name`, marks the collection resolved by
+    /// that name, unless it is already.
+    func contributions(to collection: AnyKeyPath, resolvedBy name: String? = nil) -> [Contribution]
+    {
         let inHook = AutoRegistration.isRunningHook
-        if !inHook && MainActorFactory.isOnMainActor { runMainActorContributors() }
+        if !inHook && GlobalActorFactory.isOnMainActor { runMainActorContributors() }
         return lock.withLock {
-            if inHook, staged != nil {
-                if staged?[collection].resolvedBy == nil { staged?[collection].resolvedBy = name }
-                return staged?[collection].contributions ?? []
+            func read(_ table: inout Table) -> [Contribution] {
+                if let name, table[collection].resolvedBy == nil {
+                    table[collection].resolvedBy = name
+                }
+                return table[collection].contributions
             }
-            if live[collection].resolvedBy == nil { live[collection].resolvedBy = name }
-            return live[collection].contributions
-        }
-    }
-
-    /// The contributions made to `collection`, as `resolve` finds them, without marking it.
-    func contributions(to collection: AnyKeyPath) -> [Contribution] {
-        let inHook = AutoRegistration.isRunningHook
-        if !inHook && MainActorFactory.isOnMainActor { runMainActorContributors() }
-        return lock.withLock {
-            ((inHook ? staged : nil) ?? live).records[collection]?.contributions ?? []
+            return inHook && staged != nil ? read(&staged!) : read(&live)
         }
     }
 
@@ -133,8 +123,8 @@ final class ContributionTable: @unchecked Sendable {
             return live.pendingOnMainActor
         }
         guard !pending.isEmpty else { return }
-        // The caller checked that it runs on the main actor (`MainActorFactory.isOnMainActor`):
-        // call the contributors as nonisolated functions, as `MainActorFactory.bridge` does.
+        // The caller checked that it runs on the main actor (`GlobalActorFactory.isOnMainActor`):
+        // call the contributors as nonisolated functions, as `GlobalActorFactory.bridge` does.
         // NB: not `MainActor.assumeIsolated`, which on Linux traps inside libdispatch.
         Self.$isContributingOnMainActor.withValue(true) {
             for contributor in pending {

@@ -6,13 +6,24 @@ enum CollectionEdit: @unchecked Sendable {
     case removeKey(AnyHashable)
 }
 
+extension CollectionEdit {
+    /// Whether this edit removes `contribution`.
+    func removes(_ contribution: Contribution) -> Bool {
+        switch self {
+        case .add: false
+        case .removeElement(let element): contribution.element == element
+        case .removeKey(let key): contribution.dictionaryKey == key
+        }
+    }
+}
+
 extension AssembledContributions {
     mutating func apply(_ edits: [CollectionEdit]) {
         for edit in edits {
-            switch edit {
-            case .add(let contribution): append(contribution)
-            case .removeElement(let element): remove(element: element)
-            case .removeKey(let key): remove(dictionaryKey: key)
+            if case .add(let contribution) = edit {
+                append(contribution)
+            } else {
+                elements.removeAll(where: edit.removes)
             }
         }
     }
@@ -88,29 +99,22 @@ extension LayerEdits {
         var assembled = AssembledContributions(
             ContributionTable.shared.contributions(to: collection))
         assembled.apply(chainEdits.flatMap { $0 })
-        switch edit {
-        case .add(let contribution):
+        if case .add(let contribution) = edit {
             if let first = assembled.elements.first(where: { $0.clashes(with: contribution) }) {
                 CollectionFailure.duplicate(first, contribution, in: KeyNames.describe(collection))
             }
-        case .removeElement(let element):
-            if !assembled.elements.contains(where: { $0.element == element }) {
-                CollectionFailure.notContributed(call())
-            }
-        case .removeKey(let key):
-            if !assembled.elements.contains(where: { $0.dictionaryKey == key }) {
-                CollectionFailure.notContributed(call())
-            }
+        } else if !assembled.elements.contains(where: edit.removes) {
+            CollectionFailure.notContributed(call())
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        let key = UncheckedKeyPath(collection)
-        layer.register(
-            Override<Collection> {
-                let beneath = Injections.container.resolve(key.keyPath)
-                guard let editable = beneath as? any EditableCollection else { return beneath }
-                return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
-            }, forKey: collection, attempt: "\(call()), in a layer")
+        let key = UncheckedKeyPath(keyPath: collection)
+        let override = Override<Collection> {
+            let beneath = Injections.container.resolve(key.keyPath)
+            guard let editable = beneath as? any EditableCollection else { return beneath }
+            return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
+        }
+        layer.change("\(call()), in a layer") { $0.byKey[collection] = override }
     }
 }
 
@@ -125,28 +129,24 @@ extension Contributions: EditableCollection {
         var elements = self.elements
         var contributions = self.contributions
         for edit in edits {
-            switch edit {
-            case .add(let contribution):
-                if let first = contributions.first(where: {
-                    $0?.clashes(with: contribution) == true
-                }),
-                    let first
-                {
-                    CollectionFailure.duplicate(first, contribution, in: name)
+            guard case .add(let contribution) = edit else {
+                // An element an override listed has no contribution: it is never the one removed.
+                let kept = contributions.indices.filter {
+                    contributions[$0].map(edit.removes) != true
                 }
-                elements.append(
-                    Injections.container.resolve(
-                        unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self))
-                )
-                contributions.append(contribution)
-            case .removeElement(let element):
-                // An element an override listed has no key: it is never the one removed.
-                let kept = contributions.indices.filter { contributions[$0]?.element != element }
                 elements = kept.map { elements[$0] }
                 contributions = kept.map { contributions[$0] }
-            case .removeKey:
-                break  // an array has no dictionary keys
+                continue
             }
+            if let first = contributions.first(where: { $0?.clashes(with: contribution) == true }),
+                let first
+            {
+                CollectionFailure.duplicate(first, contribution, in: name)
+            }
+            elements.append(
+                Injections.container.resolve(
+                    unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self)))
+            contributions.append(contribution)
         }
         return Self(elements, contributions: contributions)
     }
@@ -186,8 +186,4 @@ struct UncheckedKeyPath<Value>: @unchecked Sendable {
     // @unchecked: a keypath is immutable; its arguments, if any, are `Hashable` values that
     // the keypath owns.
     let keyPath: KeyPath<Injections, Value>
-
-    init(_ keyPath: KeyPath<Injections, Value>) {
-        self.keyPath = keyPath
-    }
 }

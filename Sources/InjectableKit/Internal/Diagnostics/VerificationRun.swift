@@ -55,7 +55,7 @@ final class VerificationRun: @unchecked Sendable {
     func run(
         _ check: Injections.VerificationKeys.Check, timeoutSeconds: Double
     ) -> [Injections.VerificationReport.Problem] {
-        let overrides = Injections.makeLayer { _ in }
+        let overrides = Injections.makeOverrides { _ in }
         let resolve: @Sendable () -> Void = { [self] in
             let thread = ThreadState.current
             let enclosing = thread.verification

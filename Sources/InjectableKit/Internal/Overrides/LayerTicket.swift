@@ -8,30 +8,30 @@
 /// layer lives, a read resolves in it; once it is gone, in the one layer the ticket makes with
 /// the same overrides.
 final class LayerTicket: LazyHeld, @unchecked Sendable {
-    // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `parent` is
+    // @unchecked: `live`, `overrides` and `revived` are guarded by `lock`; `beneath` is
     // immutable.
     private let lock = Lock(rank: .layerTicket)
     private weak var live: OverrideRegistry?
     private var overrides: Overrides
-    private let parent: OverrideRegistry?
+    private let beneath: OverrideRegistry
     /// The layer made in the gone one's place, shared by every read after it.
     private var revived: OverrideRegistry?
 
-    init(_ layer: OverrideRegistry, overrides: Overrides, parent: OverrideRegistry?) {
+    init(_ layer: OverrideRegistry, overrides: Overrides) {
         live = layer
         self.overrides = overrides
-        self.parent = parent
+        beneath = layer.beneath!
     }
 
-    /// The layer, or, once it is gone, one layer over its parent with its last overrides, and
-    /// caches of its own.
+    /// The layer, or, once it is gone, one layer over the same registry with its last
+    /// overrides, and caches of its own.
     var layer: OverrideRegistry {
         let (live, revived, overrides) = lock.withLock {
             (self.live, self.revived, self.overrides)
         }
         if let live = live ?? revived { return live }
         // Made outside the lock; when two threads race, the first one kept serves both.
-        let made = OverrideRegistry(reviving: overrides, parent: parent)
+        let made = OverrideRegistry(reviving: overrides, beneath: beneath)
         return lock.withLock {
             if let kept = self.revived { return kept }
             self.revived = made

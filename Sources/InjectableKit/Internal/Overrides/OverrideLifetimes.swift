@@ -99,11 +99,12 @@ enum OverrideLifetimes {
             return table.learned.updateValue(learned, forKey: keyPath) == nil
         }
         if first, probe.resolvedOthers {
-            warn(
-                "\(name())'s getter resolves other keys outside a scope helper: they were "
-                    + "resolved (once) to learn the lifetime and the decoration that the key's "
-                    + "overrides keep. Resolve them inside the helper "
-                    + "(`cached(Service(resolve(\\.other)))`).")
+            let warning =
+                "InjectableKit: warning: \(name())'s getter resolves other keys outside a scope "
+                + "helper: they were resolved (once) to learn the lifetime and the decoration that "
+                + "the key's overrides keep. Resolve them inside the helper "
+                + "(`cached(Service(resolve(\\.other)))`).\n"
+            FileHandle.standardError.write(Data(warning.utf8))
         }
         return learned
     }
@@ -125,9 +126,5 @@ enum OverrideLifetimes {
         probe.placement = placement()
         thread.probe = nil
         return true
-    }
-
-    private static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("InjectableKit: warning: \(message)\n".utf8))
     }
 }

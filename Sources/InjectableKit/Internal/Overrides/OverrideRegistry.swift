@@ -26,7 +26,7 @@ struct Overrides {
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
     // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
-    // atomics are atomics; `parent`, `isLayer` and `serial` are immutable.
+    // atomics are atomics; `beneath`, `serial` and `serials` are immutable.
     /// `emptyFlag`'s and `changes`' words, first among the stored properties so that their
     /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var inlineWords: (empty: UInt, changes: UInt) = (1, 0)
@@ -38,10 +38,11 @@ final class OverrideRegistry: @unchecked Sendable {
         return Layers.current ?? Core.shared.overrides
     }
 
-    /// The enclosing layer, for a nested layer; `nil` for an outermost layer (the global
-    /// registry is beneath it) and for the global registry.
-    let parent: OverrideRegistry?
-    let isLayer: Bool
+    /// The registry a resolution here consults next: the enclosing layer, or the global
+    /// registry beneath an outermost layer; `nil` for the global registry, the one that is no
+    /// layer.
+    let beneath: OverrideRegistry?
+    var isLayer: Bool { beneath != nil }
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
     /// The serial numbers of ``chain``, this registry's first: made once, since each recorded
@@ -76,20 +77,18 @@ final class OverrideRegistry: @unchecked Sendable {
     /// use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
-    init(parent: OverrideRegistry?, isLayer: Bool) {
-        self.parent = parent
-        self.isLayer = isLayer
+    init(beneath: OverrideRegistry?) {
+        self.beneath = beneath
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
-        // A layer's registries beneath are made before it (the global one in `Core`'s init).
-        serials = [serial] + (isLayer ? (parent ?? Core.shared.overrides).serials : [])
+        serials = [serial] + (beneath?.serials ?? [])
         AtomicWord.checkInlineWords(&inlineWords, of: self)
         if isLayer { Self.liveLayers.add(self) }
     }
 
-    /// A layer like one that is gone: over the same parent, with a copy of its overrides, and
+    /// A layer like one that is gone: over the same registry, with a copy of its overrides, and
     /// caches of its own (see `LayerTicket`).
-    convenience init(reviving overrides: Overrides, parent: OverrideRegistry?) {
-        self.init(parent: parent, isLayer: true)
+    convenience init(reviving overrides: Overrides, beneath: OverrideRegistry) {
+        self.init(beneath: beneath)
         current = overrides
         emptyFlag.storeSequentiallyConsistent(overrides.isEmpty ? 1 : 0)
     }
@@ -99,7 +98,7 @@ final class OverrideRegistry: @unchecked Sendable {
         assert(isLayer, "InjectableKit: only a layer has a ticket")
         return lock.withLock {
             if let ownTicket { return ownTicket }
-            let ticket = LayerTicket(self, overrides: current, parent: parent)
+            let ticket = LayerTicket(self, overrides: current)
             ownTicket = ticket
             return ticket
         }
@@ -113,12 +112,6 @@ final class OverrideRegistry: @unchecked Sendable {
     var chain: [OverrideRegistry] {
         guard let beneath else { return [self] }
         return [self] + beneath.chain
-    }
-
-    /// The registry a resolution here consults next: the enclosing layer, or the global
-    /// registry beneath an outermost layer; `nil` for the global registry.
-    var beneath: OverrideRegistry? {
-        isLayer ? (parent ?? Core.shared.overrides) : nil
     }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
@@ -218,11 +211,6 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// This registry's scope caches. Call with `lock` locked.
-    private var ownStorages: [ScopeStorage] {
-        isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
-    }
-
     /// The caches a change here may have to clear: this registry's, and those of the layers
     /// beneath it that consult it, each with the keys and types the change reaches there (a
     /// layer's own override, or one between it and this registry, hides this one's).
@@ -233,7 +221,9 @@ final class OverrideRegistry: @unchecked Sendable {
         storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
         closer: [OverrideRegistry]
     )] {
-        var reached = [(ownStorages, affected.keys, affected.types, [OverrideRegistry]())]
+        // This registry's own caches (its lock is held).
+        let own = isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
+        var reached = [(own, affected.keys, affected.types, [OverrideRegistry]())]
         for layer in layers where layer !== self {
             let chain = layer.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
@@ -253,37 +243,9 @@ final class OverrideRegistry: @unchecked Sendable {
         return reached
     }
 
-    // Each change names itself (`attempt`) for the message if the container is sealed.
-
-    func register(
-        _ override: AnyOverride, forKey keyPath: AnyKeyPath,
-        attempt: @autoclosure () -> String
-    ) {
-        change(attempt()) { $0.byKey[keyPath] = override }
-    }
-
-    func register(
-        _ override: AnyOverride, forType type: ObjectIdentifier,
-        attempt: @autoclosure () -> String
-    ) {
-        change(attempt()) { $0.byType[type] = override }
-    }
-
-    func removeOverride(forKey keyPath: AnyKeyPath, attempt: @autoclosure () -> String) {
-        change(attempt()) { $0.byKey[keyPath] = nil }
-    }
-
-    func removeOverride(forType type: ObjectIdentifier, attempt: @autoclosure () -> String) {
-        change(attempt()) { $0.byType[type] = nil }
-    }
-
     /// The types this registry overrides, with their overrides.
     var typeOverrides: [AnyOverride] {
         lock.withLock { Array(current.byType.values) }
-    }
-
-    func removeAll(attempt: @autoclosure () -> String) {
-        change(attempt()) { $0 = Overrides() }
     }
 
     /// Makes every memo slot stale without changing any override. The generation is one of the
@@ -296,11 +258,11 @@ final class OverrideRegistry: @unchecked Sendable {
     var isPushed: Bool { lock.withLock { !saved.isEmpty } }
 
     /// Saves the overrides; returns them with the levels saved before, for `restore`.
-    func push(attempt: @autoclosure () -> String) -> (overrides: Overrides, below: [Overrides]) {
+    func push(attempt: @autoclosure () -> String) -> Injections.SavedOverrides {
         lock.withLock {
             Sealing.refuseIfSealed(attempt())
             defer { saved.append(current) }
-            return (current, saved)
+            return Injections.SavedOverrides(registry: self, overrides: current, below: saved)
         }
     }
 
@@ -316,14 +278,12 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Puts back the overrides and the saved levels as they were before a `push()`, whatever
-    /// was pushed or popped since.
-    func restore(
-        _ overrides: Overrides, below: [Overrides], attempt: @autoclosure () -> String
-    ) {
+    /// Puts back the overrides and the saved levels as they were before the `push()` that
+    /// returned `level`, whatever was pushed or popped since.
+    func restore(_ level: Injections.SavedOverrides, attempt: @autoclosure () -> String) {
         change(attempt()) { current in
-            current = overrides
-            saved = below
+            current = level.overrides
+            saved = level.below
         }
     }
 
@@ -340,7 +300,7 @@ final class OverrideRegistry: @unchecked Sendable {
     ///     under the lock, which ``seal()`` takes, so no change lands after `seal()` has
     ///     returned.
     ///   - update: Changes the overrides.
-    private func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
+    func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
         // Taken outside the lock, and released after it: a layer's deinit releases its caches.
         let layers = Self.liveLayers.all
         ThreadState.current.changes += 1
