@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
-    scenarios=(direct keypath-only cached application shared unique second-module
+    scenarios=(direct keypath-only cached application shared direct-new unique second-module
         override-same first-after-reset injectable-wrapper lazy-wrapper injectable-owner lazy-owner
         cached-collection cached-layer-kept cached-layer-in-effect)
 fi
@@ -98,6 +98,8 @@ let loops: [String: (Int) -> Void] = [
     "cached": { n in for _ in 0..<n { sink(container.resolve(\.countCached)) } },
     "application": { n in for _ in 0..<n { sink(container.resolve(\.countApplication)) } },
     "shared": { n in for _ in 0..<n { sink(container.resolve(\.countShared)) } },
+    // Direct code making a new instance each time: what `unique` is compared with.
+    "direct-new": { n in for _ in 0..<n { sink(Thing()) } },
     "unique": { n in for _ in 0..<n { sink(container.resolve(\.countUnique)) } },
     "second-module": resolveInKeysModule,
     "override-same": { n in for _ in 0..<n { sink(container.resolve(\.countOverridden)) } },

@@ -31,6 +31,8 @@ final class Entry: @unchecked Sendable {
     /// The type of the view, and its cell's storage.
     private var viewType: ObjectIdentifier?
     private var viewStorage: UnsafeMutableRawPointer?
+    /// A weak entry's instance, kept alive by the read in progress (see `beginRead`).
+    private var readHold: AnyObject?
 
     let key: EntryKey
     /// The entry's identity for dependency edges: unlike its address, never reused.
@@ -101,56 +103,39 @@ final class Entry: @unchecked Sendable {
         Core.shared.dependencies.forget(self, asSource: true)
     }
 
-    /// Starts reading the instance a strong entry holds, if there is one and it has not
-    /// expired, as the entry's own type or, if `view`, as the type of its view.
+    /// Starts reading the instance the entry holds, if there is one (alive, and not expired),
+    /// as the entry's own type or, if `view`, as the type of its view.
     ///
-    /// Returns the instance's storage with the entry locked: copy the value, then call
-    /// ``endRead()``. Not generic, so that the inlined fast path calls it without the cost of
-    /// unspecialised generic code.
+    /// Returns the instance's storage with the entry locked and, for a weak entry, the instance
+    /// kept alive: copy the value, then call ``endRead()``.
+    ///
+    /// The fast path's reads (this, `endRead`, `object(view:)`) are not generic and are called,
+    /// not inlined: the code inlined into every call site is what every app module's optimiser
+    /// works through, once per call site.
     @usableFromInline
     func beginRead(view: Bool) -> UnsafeMutableRawPointer? {
         lock.lock()
-        let storage = storage(view: view)
-        // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
-        if storage == nil || (expires && hasExpired()) {
-            lock.unlock()
-            return nil
-        }
-        return storage
-    }
-
-    /// The storage of the cell that holds the instance as the entry's type or, if `view`, as
-    /// its view's type, if any. Call with `lock` locked.
-    ///
-    /// Readers say which one rather than pass a type: the memo knows it for each keypath (a
-    /// view's type never changes once adopted), and a type would need the type's metadata,
-    /// which at a call site merged with others is an indirect call (see `Resolver.resolve`).
-    private func storage(view: Bool) -> UnsafeMutableRawPointer? {
-        view ? viewStorage : cellStorage
-    }
-
-    @inline(never)
-    private func hasExpired() -> Bool {
-        TimeToLive.now >= expiry
-    }
-
-    /// Starts reading the instance a weak entry holds, if it is alive: like
-    /// ``beginRead(view:)``, and also returns the instance, which the caller keeps until it has
-    /// copied the value.
-    @usableFromInline
-    func beginWeakRead(view: Bool) -> (UnsafeMutableRawPointer, AnyObject)? {
-        lock.lock()
-        if let storage = storage(view: view), let instance = object {
-            return (storage, instance)
+        if let storage = storage(view: view) {
+            if holdsWeakly {
+                readHold = object
+                if readHold != nil { return storage }
+            } else if !(expires && hasExpired()) {
+                // An expired instance reads as absent; the rebuilt one replaces it (see `store`).
+                return storage
+            }
         }
         lock.unlock()
         return nil
     }
 
-    /// Ends a read started by a successful ``beginRead(view:)`` or ``beginWeakRead(view:)``.
-    @inlinable
+    /// Ends a read started by a successful ``beginRead(view:)``. A weak entry's instance is
+    /// let go of once the lock is, since its last reference may be the read's.
+    @usableFromInline
     func endRead() {
+        let held = readHold
+        readHold = nil
         lock.unlock()
+        withExtendedLifetime(held) {}
     }
 
     /// The class instance the entry holds (as its type or, if `view`, its view's), if it is
@@ -170,34 +155,19 @@ final class Entry: @unchecked Sendable {
         return strongObject ?? storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
 
-    /// The instance held, if there is one (alive, and not expired), as the entry's type or, if
-    /// `view`, as its view's type: `Value` must be that type.
-    @inlinable
-    func value<Value>(as _: Value.Type, view: Bool) -> Value? {
-        // Decided when the function is specialised: one shared, non-generic read for every
-        // class type, instead of a copy of the generic one per type.
-        if isObjectReference(Value.self) {
-            return object(view: view).map { unsafeBitCast($0, to: Value.self) }
-        }
-        return withStorage(view: view) { $0.assumingMemoryBound(to: Value.self).pointee }
+    /// The storage of the cell that holds the instance as the entry's type or, if `view`, as
+    /// its view's type, if any. Call with `lock` locked.
+    ///
+    /// Readers say which one rather than pass a type: the memo knows it for each keypath (a
+    /// view's type never changes once adopted), and a type would need the type's metadata,
+    /// which at a call site merged with others is an indirect call (see `Resolver.resolve`).
+    private func storage(view: Bool) -> UnsafeMutableRawPointer? {
+        view ? viewStorage : cellStorage
     }
 
-    /// Calls `body` with the storage of the instance held (as the entry's type or, if `view`,
-    /// its view's type), with the entry locked and, for a weak entry, the instance kept alive;
-    /// `nil` if there is no instance (alive, and not expired).
-    @inlinable
-    func withStorage<Result>(view: Bool, _ body: (UnsafeMutableRawPointer) -> Result) -> Result? {
-        if holdsWeakly {
-            guard let (storage, instance) = beginWeakRead(view: view) else { return nil }
-            defer {
-                endRead()
-                withExtendedLifetime(instance) {}
-            }
-            return body(storage)
-        }
-        guard let storage = beginRead(view: view) else { return nil }
-        defer { endRead() }
-        return body(storage)
+    @inline(never)
+    private func hasExpired() -> Bool {
+        TimeToLive.now >= expiry
     }
 
     /// Whether `value` is the class instance the entry holds: only then can the memo serve the
@@ -212,7 +182,7 @@ final class Entry: @unchecked Sendable {
         return held?.heldObject === instance
     }
 
-    /// Lets `value(as:view:)` read the instance as `View` without a cast, converting it once per
+    /// Lets the fast path read the instance as `View` without a cast, converting it once per
     /// construction instead. An entry keeps one such view.
     ///
     /// - Returns: Whether the instance can be read as `View`.
@@ -345,9 +315,10 @@ final class Entry: @unchecked Sendable {
     ///
     /// - Returns: Whether it did; if not, `slot` is left uninitialised.
     func read<Value>(into slot: UnsafeMutablePointer<Value>) -> Bool {
-        withStorage(view: false) {
-            slot.initialize(to: $0.assumingMemoryBound(to: Value.self).pointee)
-        } != nil
+        guard let storage = beginRead(view: false) else { return false }
+        slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
+        endRead()
+        return true
     }
 
     /// What became of a newly built instance.

@@ -52,8 +52,10 @@ enum Resolver {
     /// each call site: with many registrations, each call site's code of its own is a likely
     /// instruction-cache miss per cache line. Hence the caller's name only when there is a
     /// frame to name (`token` is 0 for `container`), the getter applied out of line, through
-    /// `apply`, even for a plain getter, and no use of `Value`'s metadata (see
-    /// `Entry.value(as:view:)`).
+    /// `apply`, even for a plain getter, and no use of `Value`'s metadata. It is also what every
+    /// app module's optimiser works through once per call site, which is most of the library's
+    /// share of an app's build time: hence calls, not closures or generic functions, for the
+    /// entry's read, and no lock code inlined.
     @inlinable @inline(__always)
     static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, token: UInt64, caller: StaticString?,
@@ -61,8 +63,16 @@ enum Resolver {
     ) -> Value {
         let (lookup, generation) = lookup(keyPath)
         if case .entry(let entry, let view) = lookup {
-            let value = entry._withUnsafeGuaranteedRef { $0.value(as: Value.self, view: view) }
-            if _fastPath(value != nil) { return value.unsafelyUnwrapped }
+            // Decided when the code is specialised: one non-generic read for every class type.
+            if isObjectReference(Value.self) {
+                if let object = entry._withUnsafeGuaranteedRef({ $0.object(view: view) }) {
+                    return unsafeBitCast(object, to: Value.self)
+                }
+            } else if let storage = entry._withUnsafeGuaranteedRef({ $0.beginRead(view: view) }) {
+                let value = storage.assumingMemoryBound(to: Value.self).pointee
+                entry._withUnsafeGuaranteedRef { $0.endRead() }
+                return value
+            }
         }
         // The closure is specialised for the keypath literal: it calls the getter directly.
         return resolveRarely(
