@@ -238,51 +238,32 @@ final class DependencyIndex: @unchecked Sendable {
         // entries nothing was built from allocates nothing more.
         var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
         var pending: [Entry] = []
-        var next = 0
-        var fromKeys: [Entry] = []
-        if !keys.isEmpty || !types.isEmpty {
-            fromKeys = built(fromKeys: keys, types: types, in: registry)
-        }
-        while true {
-            let entry: Entry
-            if next < roots.count {
-                entry = roots[next]
-            } else if next < roots.count + fromKeys.count {
-                entry = fromKeys[next - roots.count]
-            } else if let walked = pending.popLast() {
-                // Asked only now that its instance is dropped (see above).
-                let dependents = built(from: walked)
-                loaded += dependents
-                for dependent in dependents {
-                    if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
-                        continue
-                    }
-                    let (cells, starts) = dependent.detachCountingBuilds()
-                    released.append(cells)
-                    remember(dependent, starts, in: &dropped, pending: &pending)
-                }
-                continue
-            } else {
-                break
-            }
-            next += 1
+        // Drops `entry`'s instance, and notes the builds started when it was dropped, if it
+        // depends on something (it may be met again), and it as one to walk from, if something
+        // depends on it.
+        func drop(_ entry: Entry) {
             let (cells, starts) = entry.detachCountingBuilds()
             released.append(cells)
-            remember(entry, starts, in: &dropped, pending: &pending)
+            let flags = entry.edgeFlags.loadAcquiring()
+            if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
+            if flags & Entry.isDependedOn != 0 { pending.append(entry) }
+        }
+        let fromKeys =
+            keys.isEmpty && types.isEmpty ? [] : built(fromKeys: keys, types: types, in: registry)
+        for entry in roots { drop(entry) }
+        for entry in fromKeys { drop(entry) }
+        while let walked = pending.popLast() {
+            // Asked only now that its instance is dropped (see above).
+            let dependents = built(from: walked)
+            loaded += dependents
+            for dependent in dependents {
+                if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
+                    continue
+                }
+                drop(dependent)
+            }
         }
         return (released, loaded + fromKeys)
-    }
-
-    /// Notes a dropped entry for ``invalidate(roots:keys:types:in:)``: the builds started when
-    /// it was dropped, if it depends on something (it may be met again), and as one to walk
-    /// from, if something depends on it.
-    private func remember(
-        _ entry: Entry, _ starts: UInt64, in dropped: inout [UInt64: UInt64],
-        pending: inout [Entry]
-    ) {
-        let flags = entry.edgeFlags.loadAcquiring()
-        if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
-        if flags & Entry.isDependedOn != 0 { pending.append(entry) }
     }
 
     /// The entries whose builds resolved `keys` or `types` in the registry numbered `registry`.
