@@ -44,7 +44,7 @@ package enum KeyScanner {
             }
             var cursor = index + "extension".count
             let name = String(code[cursor...].prefix { $0 != "{" && $0 != ":" && $0 != "\n" })
-                .trimmingWhitespace()
+                .trimming(\.isWhitespace)
             cursor += code[cursor...].prefix { $0 != "{" }.count
             guard cursor < code.count else { return nil }
             if name == "Injections" || name == "InjectableKit.Injections" {
@@ -113,7 +113,7 @@ package enum KeyScanner {
         let line = String(code[index...].prefix { $0 != "\n" })
         let word = String(line.dropFirst().prefix { $0.isLetter })
         guard ["if", "elseif", "else", "endif"].contains(word) else { return nil }
-        return (word, String(line.dropFirst(word.count + 1)).trimmingWhitespace())
+        return (word, String(line.dropFirst(word.count + 1)).trimming(\.isWhitespace))
     }
 
     private static func apply(
@@ -121,15 +121,10 @@ package enum KeyScanner {
     ) {
         switch directive.0 {
         case "if": conditions.append(([], directive.1))
-        case "elseif":
+        case "elseif", "else":
             guard var last = conditions.popLast() else { return }
             last.taken.append(last.current)
-            last.current = directive.1
-            conditions.append(last)
-        case "else":
-            guard var last = conditions.popLast() else { return }
-            last.taken.append(last.current)
-            last.current = "true"
+            last.current = directive.0 == "else" ? "true" : directive.1
             conditions.append(last)
         default: _ = conditions.popLast()
         }
@@ -156,7 +151,7 @@ package enum KeyScanner {
         }
         guard declaration + 1 < words.count else { return nil }
         let name = String(words[declaration + 1].prefix { $0 != ":" })
-            .trimmingCharacters(in: "`")
+            .trimming { $0 == "`" }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return nil
         }
@@ -267,10 +262,8 @@ package enum KeyScanner {
             case ")":
                 depth -= 1
                 if depth == 0 { return index + 1 }
-            case "\"":
-                index = endOfStringLiteral(text, from: index)
-                continue
-            case "#" where startsRawString(text, at: index):
+            case "\"",
+                "#" where startsRawString(text, at: index):
                 index = endOfStringLiteral(text, from: index)
                 continue
             default: break
@@ -290,11 +283,8 @@ package enum KeyScanner {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    /// The string without the characters at either end for which `trimmed` is true.
+    func trimming(_ trimmed: (Character) -> Bool) -> String {
+        String(drop(while: trimmed).reversed().drop(while: trimmed).reversed())
     }
 }
