@@ -37,18 +37,11 @@ final class DependencyIndex: @unchecked Sendable {
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
-    private let lock = Lock(rank: .dependencyIndex)
+    let lock = Lock(rank: .dependencyIndex)
     @exclusivity(unchecked) var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
-
-    /// How many edges the index keeps (for tests of its bound).
-    var edgeCount: Int {
-        lock.withLock {
-            sources.values.reduce(0) { $0 + $1.keys.count + $1.types.count + $1.entries.count }
-        }
-    }
 
     /// How many dependents the index may hold before it next looks for freed ones.
     @exclusivity(unchecked) private var sweepAt = 1024

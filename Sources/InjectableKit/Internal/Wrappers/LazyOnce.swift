@@ -213,28 +213,6 @@ class LazyOnce: @unchecked Sendable {
         let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor).unsafelyUnwrapped
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
     }
-
-    /// A state of the table in `Internal/README.md`, for tests.
-    enum Phase: Equatable {
-        case unresolved
-        case resolving(onThisThread: Bool, waitedFor: Bool)
-        case resolved
-        case replaced
-    }
-
-    /// The current state, for tests.
-    final var phase: Phase {
-        let word = state.loadAcquiring()
-        switch word {
-        case Self.unresolved: return .unresolved
-        case Self.resolved: return .resolved
-        case Self.replaced: return .replaced
-        default:
-            return .resolving(
-                onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,
-                waitedFor: word & Self.waitedFor != 0)
-        }
-    }
 }
 
 /// The ticket of the layer in effect, for a lazy wrapper being made (`LayerTicket.current`):
