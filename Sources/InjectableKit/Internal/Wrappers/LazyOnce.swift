@@ -92,10 +92,7 @@ class LazyOnce: @unchecked Sendable {
     final func settle() -> FirstRead {
         // Loaded again after the swap failed: a state at least as new as the one it found
         // (the word never goes back to unresolved).
-        let found = state.loadAcquiring()
-        if found == Self.replaced { return .replaced }
-        if found != Self.resolved { return wait(on: ThreadState.current) }
-        return .resolved
+        settled ?? wait(on: ThreadState.current)
     }
 
     /// Whether the value is stored, and, if so, whether it was replaced; `nil` while
