@@ -37,9 +37,7 @@ class LazyOnce: @unchecked Sendable {
     init(_ key: AnyKeyPath) {
         self.key = key
         held = capturedLayer()
-        assert(
-            AtomicWord.isInlineWord(&stateWord, of: self),
-            "InjectableKit: an object's inline atomic words are its first stored property")
+        AtomicWord.checkInlineWords(&stateWord, of: self)
     }
 
     /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
