@@ -72,12 +72,8 @@ final class DependencyIndex: @unchecked Sendable {
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64]
     ) -> (keys: UInt64, types: UInt64) {
-        var swept: [Entry] = []
-        defer { withExtendedLifetime(swept) {} }  // released outside the lock
-        return lock.withLock {
+        withSources(of: dependent) {
             let serial = dependent.serial
-            swept = makeSources(of: dependent)
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             // NB: bits, not arrays of the registries: an array would be allocated for each edge.
             var added: (keys: UInt64, types: UInt64) = (0, 0)
             for (index, registry) in keyRegistries.enumerated() {
@@ -98,22 +94,27 @@ final class DependencyIndex: @unchecked Sendable {
                 }
                 byType[type, default: []].insert(serial)
             }
-            checkInvariants(of: serial)
             return added
         }
     }
 
-    /// Gives `dependent` its record of sources if it has none, after sweeping the index if a
-    /// sweep is due (see `sweepIfDue`). Call with `lock` locked.
-    ///
-    /// - Returns: The entries the sweep loaded, for the caller to release outside the lock.
-    private func makeSources(of dependent: Entry) -> [Entry] {
-        // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
-        // three sets) to compare it.
-        guard sources.index(forKey: dependent.serial) == nil else { return [] }
-        let swept = sweepIfDue()
-        sources[dependent.serial] = Sources(entry: dependent)
-        return swept
+    /// Runs `body` with `lock` locked, once `dependent` has its record of sources (made after
+    /// sweeping the index if a sweep is due, see `sweepIfDue`) and is marked as depending on
+    /// something; checks its edges after. What the sweep loaded is released outside the lock.
+    private func withSources<Result>(of dependent: Entry, _ body: () -> Result) -> Result {
+        var swept: [Entry] = []
+        defer { withExtendedLifetime(swept) {} }  // released outside the lock
+        return lock.withLock {
+            // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
+            // three sets) to compare it.
+            if sources.index(forKey: dependent.serial) == nil {
+                swept = sweepIfDue()
+                sources[dependent.serial] = Sources(entry: dependent)
+            }
+            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            defer { checkInvariants(of: dependent.serial) }
+            return body()
+        }
     }
 
     /// Takes back edges that ``record(_:key:type:registries:)`` added, for the registries an
@@ -141,16 +142,11 @@ final class DependencyIndex: @unchecked Sendable {
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
-        var swept: [Entry] = []
-        defer { withExtendedLifetime(swept) {} }  // released outside the lock
-        lock.withLock {
-            swept = makeSources(of: dependent)
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+        withSources(of: dependent) {
             entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
                 entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
-            checkInvariants(of: dependent.serial)
         }
     }
 
