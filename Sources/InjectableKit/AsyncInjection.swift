@@ -108,7 +108,12 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
         case .idle(let ticket):
             if ticket != nil, Injections.container.isSealed {
                 lock.unlock()
-                refuseSealed()
+                // The construction would run in a layer made before `seal()`, and so could
+                // build from its overrides: refused, as a lazy wrapper's first read there is.
+                // Module-qualified: inside this type, `Failure` is the error type.
+                InjectableKit.Failure.sealed(
+                    "value() of \\.\(name), an AsyncInjection made in a layer before seal() "
+                        + "and not yet built,")
             }
             construction = AsyncBuild(name: name, parent: AsyncBuild.current, scoped: scoped)
             task = start(construction, in: ticket)
@@ -128,15 +133,6 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
             // The task runs only `build`, which throws `Failure`.
             throw error as! Failure
         }
-    }
-
-    /// Stops the process: a construction would run in a layer made before `seal()`, and so
-    /// could build from its overrides. Refused, as a lazy wrapper's first read there is.
-    private func refuseSealed() -> Never {
-        // Module-qualified: inside this type, `Failure` is the error type.
-        InjectableKit.Failure.sealed(
-            "value() of \\.\(name), an AsyncInjection made in a layer before seal() and not "
-                + "yet built,")
     }
 
     private func start(_ construction: AsyncBuild, in ticket: LayerTicket?) -> Construction {

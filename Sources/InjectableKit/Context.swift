@@ -140,15 +140,13 @@ enum ContextFacts {
 
     static let isTesting: Bool = {
         let environment = ProcessInfo.processInfo.environment
-        if environment["XCTestConfigurationFilePath"] != nil
-            || environment["XCTestBundlePath"] != nil
-            || environment["XCTestSessionIdentifier"] != nil
-        {
-            return true
-        }
-        // SwiftPM's test runner on Linux (`<Package>PackageTests.xctest`), and Swift Testing's
-        // exit tests, which run the same executable.
-        return arguments.first.map { $0.hasSuffix(".xctest") } ?? false
+        let xcTestVariables = [
+            "XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier",
+        ]
+        // Or SwiftPM's test runner on Linux (`<Package>PackageTests.xctest`), and Swift
+        // Testing's exit tests, which run the same executable.
+        return xcTestVariables.contains { environment[$0] != nil }
+            || (arguments.first.map { $0.hasSuffix(".xctest") } ?? false)
     }()
 
     static let isPreviewing =

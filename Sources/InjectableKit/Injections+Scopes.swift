@@ -26,9 +26,7 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.shared, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil, decorate: decorate)
+        hold(in: .shared, make, nil, decorate, Site(file, function, line, column))
     }
 
     /// Caches the instance until ``Scope/cached`` is reset.
@@ -66,9 +64,7 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.cached, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil, decorate: decorate)
+        hold(in: .cached, make, nil, decorate, Site(file, function, line, column))
     }
 
     /// Caches the instance until ``Scope/cached`` is reset or its time to live runs out.
@@ -97,10 +93,9 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.cached, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive.map(TimeToLive.init),
-            decorate: decorate)
+        hold(
+            in: .cached, make, timeToLive.map(TimeToLive.init), decorate,
+            Site(file, function, line, column))
     }
 
     /// Builds the instance once for the life of the process.
@@ -127,9 +122,7 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.application, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil, decorate: decorate)
+        hold(in: .application, make, nil, decorate, Site(file, function, line, column))
     }
 
     /// Shares the instance within one top-level resolution: every registration resolved while
@@ -155,9 +148,7 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.graph, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil, decorate: decorate)
+        hold(in: .graph, make, nil, decorate, Site(file, function, line, column))
     }
 
     /// Holds the instance in a custom scope.
@@ -187,9 +178,7 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            scope, make, site: Site(file, function, line, column),
-            token: token, timeToLive: nil, decorate: decorate)
+        hold(in: scope, make, nil, decorate, Site(file, function, line, column))
     }
 
     /// Holds the instance in a custom scope, with a time to live of its own.
@@ -219,9 +208,17 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
+        hold(
+            in: scope, make, timeToLive.map(TimeToLive.init), decorate,
+            Site(file, function, line, column))
+    }
+
+    /// The scope helpers' one road: the instance `scope` holds for the registration at `site`.
+    private func hold<Value>(
+        in scope: Scope, _ make: () -> Value, _ timeToLive: TimeToLive?,
+        _ decorate: (@Sendable (inout Value) -> Void)?, _ site: Site
+    ) -> Value {
         Resolver.scoped(
-            scope, make, site: Site(file, function, line, column),
-            token: token, timeToLive: timeToLive.map(TimeToLive.init),
-            decorate: decorate)
+            scope, make, site: site, token: token, timeToLive: timeToLive, decorate: decorate)
     }
 }

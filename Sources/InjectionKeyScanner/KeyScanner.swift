@@ -44,7 +44,7 @@ package enum KeyScanner {
             }
             var cursor = index + "extension".count
             let name = String(code[cursor...].prefix { $0 != "{" && $0 != ":" && $0 != "\n" })
-                .trimmingWhitespace()
+                .trimming(\.isWhitespace)
             cursor += code[cursor...].prefix { $0 != "{" }.count
             guard cursor < code.count else { return nil }
             if name == "Injections" || name == "InjectableKit.Injections" {
@@ -69,28 +69,24 @@ package enum KeyScanner {
         var lineStart = true
         while index < code.count {
             let character = code[index]
-            if depth == 0, lineStart, let directive = directive(in: code, at: index) {
-                apply(directive, to: &conditions)
+            if depth == 0, lineStart, applyDirective(in: code, at: index, to: &conditions) {
                 index += code[index...].prefix { $0 != "\n" }.count
                 continue
             }
             lineStart = character == "\n" || (lineStart && character.isWhitespace)
             switch character {
             case "{":
-                if depth == 0 {
+                if depth == 0, let key = key(declaredBy: header, extensionAttributes: attributes) {
+                    let access = (header + " " + attributes).split(whereSeparator: \.isWhitespace)
                     let active = conditions.map { frame in
                         (frame.taken.map { "!(\($0))" } + [frame.current]).joined(separator: " && ")
                     }
-                    if let key = key(declaredBy: header, extensionAttributes: attributes) {
-                        let access = (header + " " + attributes).split(
-                            whereSeparator: \.isWhitespace)
-                        keys.append(
-                            DeclaredKey(
-                                name: key.name, kind: key.kind, conditions: active,
-                                isVisible: access.contains {
-                                    ["public", "open", "package"].contains($0)
-                                }))
-                    }
+                    keys.append(
+                        DeclaredKey(
+                            name: key.name, kind: key.kind, conditions: active,
+                            isVisible: access.contains {
+                                ["public", "open", "package"].contains($0)
+                            }))
                 }
                 depth += 1
             case "}":
@@ -107,32 +103,27 @@ package enum KeyScanner {
         return index
     }
 
-    /// A `#if`, `#elseif`, `#else` or `#endif` line starting at `index`.
-    private static func directive(in code: [Character], at index: Int) -> (String, String)? {
-        guard code[index] == "#" else { return nil }
+    /// Applies the `#if`, `#elseif`, `#else` or `#endif` line starting at `index`, if there is
+    /// one, to `conditions`, and says whether there was.
+    private static func applyDirective(
+        in code: [Character], at index: Int,
+        to conditions: inout [(taken: [String], current: String)]
+    ) -> Bool {
+        guard code[index] == "#" else { return false }
         let line = String(code[index...].prefix { $0 != "\n" })
         let word = String(line.dropFirst().prefix { $0.isLetter })
-        guard ["if", "elseif", "else", "endif"].contains(word) else { return nil }
-        return (word, String(line.dropFirst(word.count + 1)).trimmingWhitespace())
-    }
-
-    private static func apply(
-        _ directive: (String, String), to conditions: inout [(taken: [String], current: String)]
-    ) {
-        switch directive.0 {
-        case "if": conditions.append(([], directive.1))
-        case "elseif":
-            guard var last = conditions.popLast() else { return }
+        let condition = String(line.dropFirst(word.count + 1)).trimming(\.isWhitespace)
+        switch word {
+        case "if": conditions.append(([], condition))
+        case "elseif", "else":
+            guard var last = conditions.popLast() else { return true }
             last.taken.append(last.current)
-            last.current = directive.1
+            last.current = word == "else" ? "true" : condition
             conditions.append(last)
-        case "else":
-            guard var last = conditions.popLast() else { return }
-            last.taken.append(last.current)
-            last.current = "true"
-            conditions.append(last)
-        default: _ = conditions.popLast()
+        case "endif": _ = conditions.popLast()
+        default: return false
         }
+        return true
     }
 
     /// The key a member's declaration text declares, if it is one.
@@ -156,7 +147,7 @@ package enum KeyScanner {
         }
         guard declaration + 1 < words.count else { return nil }
         let name = String(words[declaration + 1].prefix { $0 != ":" })
-            .trimmingCharacters(in: "`")
+            .trimming { $0 == "`" }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return nil
         }
@@ -267,10 +258,8 @@ package enum KeyScanner {
             case ")":
                 depth -= 1
                 if depth == 0 { return index + 1 }
-            case "\"":
-                index = endOfStringLiteral(text, from: index)
-                continue
-            case "#" where startsRawString(text, at: index):
+            case "\"",
+                "#" where startsRawString(text, at: index):
                 index = endOfStringLiteral(text, from: index)
                 continue
             default: break
@@ -290,11 +279,8 @@ package enum KeyScanner {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-
-    func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    /// The string without the characters at either end for which `trimmed` is true.
+    func trimming(_ trimmed: (Character) -> Bool) -> String {
+        String(drop(while: trimmed).reversed().drop(while: trimmed).reversed())
     }
 }

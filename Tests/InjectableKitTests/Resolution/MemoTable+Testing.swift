@@ -29,3 +29,8 @@ extension MemoTable {
         lock.withLock { (objectCount, records.count) }
     }
 }
+
+extension OverrideBox {
+    /// The override, retained; `nil` once a change has emptied the box.
+    var current: AnyOverride? { served.0 }
+}

@@ -37,18 +37,11 @@ final class DependencyIndex: @unchecked Sendable {
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
-    private let lock = Lock(rank: .dependencyIndex)
+    let lock = Lock(rank: .dependencyIndex)
     @exclusivity(unchecked) var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
-
-    /// How many edges the index keeps (for tests of its bound).
-    var edgeCount: Int {
-        lock.withLock {
-            sources.values.reduce(0) { $0 + $1.keys.count + $1.types.count + $1.entries.count }
-        }
-    }
 
     /// How many dependents the index may hold before it next looks for freed ones.
     @exclusivity(unchecked) private var sweepAt = 1024
@@ -79,12 +72,8 @@ final class DependencyIndex: @unchecked Sendable {
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64]
     ) -> (keys: UInt64, types: UInt64) {
-        var swept: [Entry] = []
-        defer { withExtendedLifetime(swept) {} }  // released outside the lock
-        return lock.withLock {
+        withSources(of: dependent) {
             let serial = dependent.serial
-            swept = makeSources(of: dependent)
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             // NB: bits, not arrays of the registries: an array would be allocated for each edge.
             var added: (keys: UInt64, types: UInt64) = (0, 0)
             for (index, registry) in keyRegistries.enumerated() {
@@ -105,22 +94,27 @@ final class DependencyIndex: @unchecked Sendable {
                 }
                 byType[type, default: []].insert(serial)
             }
-            checkInvariants(of: serial)
             return added
         }
     }
 
-    /// Gives `dependent` its record of sources if it has none, after sweeping the index if a
-    /// sweep is due (see `sweepIfDue`). Call with `lock` locked.
-    ///
-    /// - Returns: The entries the sweep loaded, for the caller to release outside the lock.
-    private func makeSources(of dependent: Entry) -> [Entry] {
-        // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
-        // three sets) to compare it.
-        guard sources.index(forKey: dependent.serial) == nil else { return [] }
-        let swept = sweepIfDue()
-        sources[dependent.serial] = Sources(entry: dependent)
-        return swept
+    /// Runs `body` with `lock` locked, once `dependent` has its record of sources (made after
+    /// sweeping the index if a sweep is due, see `sweepIfDue`) and is marked as depending on
+    /// something; checks its edges after. What the sweep loaded is released outside the lock.
+    private func withSources<Result>(of dependent: Entry, _ body: () -> Result) -> Result {
+        var swept: [Entry] = []
+        defer { withExtendedLifetime(swept) {} }  // released outside the lock
+        return lock.withLock {
+            // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
+            // three sets) to compare it.
+            if sources.index(forKey: dependent.serial) == nil {
+                swept = sweepIfDue()
+                sources[dependent.serial] = Sources(entry: dependent)
+            }
+            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            defer { checkInvariants(of: dependent.serial) }
+            return body()
+        }
     }
 
     /// Takes back edges that ``record(_:key:type:registries:)`` added, for the registries an
@@ -148,16 +142,11 @@ final class DependencyIndex: @unchecked Sendable {
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
-        var swept: [Entry] = []
-        defer { withExtendedLifetime(swept) {} }  // released outside the lock
-        lock.withLock {
-            swept = makeSources(of: dependent)
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+        withSources(of: dependent) {
             entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
             sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
                 entry.serial)
             byEntry[entry.serial, default: []].insert(dependent.serial)
-            checkInvariants(of: dependent.serial)
         }
     }
 
@@ -238,51 +227,32 @@ final class DependencyIndex: @unchecked Sendable {
         // entries nothing was built from allocates nothing more.
         var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
         var pending: [Entry] = []
-        var next = 0
-        var fromKeys: [Entry] = []
-        if !keys.isEmpty || !types.isEmpty {
-            fromKeys = built(fromKeys: keys, types: types, in: registry)
-        }
-        while true {
-            let entry: Entry
-            if next < roots.count {
-                entry = roots[next]
-            } else if next < roots.count + fromKeys.count {
-                entry = fromKeys[next - roots.count]
-            } else if let walked = pending.popLast() {
-                // Asked only now that its instance is dropped (see above).
-                let dependents = built(from: walked)
-                loaded += dependents
-                for dependent in dependents {
-                    if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
-                        continue
-                    }
-                    let (cells, starts) = dependent.detachCountingBuilds()
-                    released.append(cells)
-                    remember(dependent, starts, in: &dropped, pending: &pending)
-                }
-                continue
-            } else {
-                break
-            }
-            next += 1
+        // Drops `entry`'s instance, and notes the builds started when it was dropped, if it
+        // depends on something (it may be met again), and it as one to walk from, if something
+        // depends on it.
+        func drop(_ entry: Entry) {
             let (cells, starts) = entry.detachCountingBuilds()
             released.append(cells)
-            remember(entry, starts, in: &dropped, pending: &pending)
+            let flags = entry.edgeFlags.loadAcquiring()
+            if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
+            if flags & Entry.isDependedOn != 0 { pending.append(entry) }
+        }
+        let fromKeys =
+            keys.isEmpty && types.isEmpty ? [] : built(fromKeys: keys, types: types, in: registry)
+        for entry in roots { drop(entry) }
+        for entry in fromKeys { drop(entry) }
+        while let walked = pending.popLast() {
+            // Asked only now that its instance is dropped (see above).
+            let dependents = built(from: walked)
+            loaded += dependents
+            for dependent in dependents {
+                if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
+                    continue
+                }
+                drop(dependent)
+            }
         }
         return (released, loaded + fromKeys)
-    }
-
-    /// Notes a dropped entry for ``invalidate(roots:keys:types:in:)``: the builds started when
-    /// it was dropped, if it depends on something (it may be met again), and as one to walk
-    /// from, if something depends on it.
-    private func remember(
-        _ entry: Entry, _ starts: UInt64, in dropped: inout [UInt64: UInt64],
-        pending: inout [Entry]
-    ) {
-        let flags = entry.edgeFlags.loadAcquiring()
-        if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
-        if flags & Entry.isDependedOn != 0 { pending.append(entry) }
     }
 
     /// The entries whose builds resolved `keys` or `types` in the registry numbered `registry`.

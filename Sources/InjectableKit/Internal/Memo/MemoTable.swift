@@ -129,7 +129,7 @@ final class MemoTable: @unchecked Sendable {
         var replaced: AnyOverride?
         defer { withExtendedLifetime(replaced) {} }  // released outside the lock
         update(keyPath, generation: generation) { record in
-            guard generation == currentGeneration else { return nil }
+            guard generation == UInt64(words.generation.loadAcquiring()) else { return nil }
             let box = record.overrideBox ?? OverrideBox()
             record.overrideBox = box
             replaced = box.replace(with: override)
@@ -166,9 +166,6 @@ final class MemoTable: @unchecked Sendable {
     func forgetOverrides() -> [AnyOverride] {
         lock.withLock { records.values.compactMap { $0.overrideBox?.replace(with: nil) } }
     }
-
-    /// The generation that remembering an override must have been read at.
-    private var currentGeneration: UInt64 { UInt64(words.generation.loadAcquiring()) }
 
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.

@@ -32,11 +32,6 @@ final class OverrideBox: @unchecked Sendable {
         lock.releaseSleepers()
     }
 
-    /// The override, retained; `nil` once a change has emptied the box.
-    var current: AnyOverride? {
-        lock.withLock { override }
-    }
-
     /// The override, the entry it keeps its instance in and the key's lifetime, as far as
     /// resolutions have found them.
     var served: (AnyOverride?, Entry?, OverrideLifetimes.Learned?) {

@@ -40,18 +40,11 @@ struct AtomicWord: @unchecked Sendable {
 
     /// Asserts that `storage`, the address of `object`'s first stored property (its inline
     /// words, taken with `&` in its `init`), is where ``init(inline:of:)`` finds them.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func checkInlineWords(_ storage: UnsafeMutableRawPointer, of object: AnyObject) {
         assert(
-            isInlineWord(storage, of: object),
+            storage == _getUnsafePointerToStoredProperties(object),
             "InjectableKit: an object's inline atomic words are its first stored property")
-    }
-
-    /// Whether `storage` is where ``init(inline:of:)`` finds `object`'s inline words: the
-    /// check of ``checkInlineWords(_:of:)``, for an `@inlinable` initializer to assert.
-    @usableFromInline
-    static func isInlineWord(_ storage: UnsafeMutableRawPointer, of object: AnyObject) -> Bool {
-        storage == _getUnsafePointerToStoredProperties(object)
     }
 
     @inlinable @inline(__always)

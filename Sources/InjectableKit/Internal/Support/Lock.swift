@@ -105,12 +105,15 @@ struct LockWord: Sendable {
     /// The lock's second word: its sleepers' condition, once a thread has had to sleep.
     private var sleepersWord: AtomicWord { AtomicWord(word.address + 1) }
 
+    /// The sleepers' condition, if a thread has made it.
+    private var madeSleepers: Unmanaged<NSCondition>? {
+        UnsafeRawPointer(bitPattern: sleepersWord.loadAcquiring()).map(Unmanaged.fromOpaque)
+    }
+
     /// The condition the lock's sleepers wait on, made on first use: contention on these short
     /// critical sections is rare, so most locks never make one.
     private var sleepers: NSCondition {
-        if let raw = UnsafeRawPointer(bitPattern: sleepersWord.loadAcquiring()) {
-            return Unmanaged<NSCondition>.fromOpaque(raw).takeUnretainedValue()
-        }
+        if let existing = madeSleepers { return existing.takeUnretainedValue() }
         let made = Unmanaged.passRetained(NSCondition())
         let word = UInt(bitPattern: made.toOpaque())
         if sleepersWord.compareExchangeReleasing(expected: 0, desired: word) {
@@ -122,9 +125,7 @@ struct LockWord: Sendable {
 
     /// Releases the sleepers' condition, if one was made: call when the lock's words go.
     func releaseSleepers() {
-        if let raw = UnsafeRawPointer(bitPattern: sleepersWord.loadAcquiring()) {
-            Unmanaged<NSCondition>.fromOpaque(raw).release()
-        }
+        madeSleepers?.release()
     }
 
     @inline(never)
@@ -154,8 +155,7 @@ struct LockWord: Sendable {
     @usableFromInline @inline(never)
     func wakeSleepers() {
         // A lock marked contended has its condition (see `lockContended`).
-        guard let raw = UnsafeRawPointer(bitPattern: sleepersWord.loadAcquiring()) else { return }
-        let sleepers = Unmanaged<NSCondition>.fromOpaque(raw).takeUnretainedValue()
+        guard let sleepers = madeSleepers?.takeUnretainedValue() else { return }
         sleepers.lock()
         sleepers.broadcast()
         sleepers.unlock()

@@ -37,9 +37,7 @@ class LazyOnce: @unchecked Sendable {
     init(_ key: AnyKeyPath) {
         self.key = key
         held = capturedLayer()
-        assert(
-            AtomicWord.isInlineWord(&stateWord, of: self),
-            "InjectableKit: an object's inline atomic words are its first stored property")
+        AtomicWord.checkInlineWords(&stateWord, of: self)
     }
 
     /// The word that says "resolving by the current thread": its `ThreadState`'s address (see
@@ -92,10 +90,7 @@ class LazyOnce: @unchecked Sendable {
     final func settle() -> FirstRead {
         // Loaded again after the swap failed: a state at least as new as the one it found
         // (the word never goes back to unresolved).
-        let found = state.loadAcquiring()
-        if found == Self.replaced { return .replaced }
-        if found != Self.resolved { return wait(on: ThreadState.current) }
-        return .resolved
+        settled ?? wait(on: ThreadState.current)
     }
 
     /// Whether the value is stored, and, if so, whether it was replaced; `nil` while
@@ -212,28 +207,6 @@ class LazyOnce: @unchecked Sendable {
     private static func thread(of word: UInt) -> ThreadState {
         let address = UnsafeRawPointer(bitPattern: word & ~Self.waitedFor).unsafelyUnwrapped
         return Unmanaged<ThreadState>.fromOpaque(address).takeUnretainedValue()
-    }
-
-    /// A state of the table in `Internal/README.md`, for tests.
-    enum Phase: Equatable {
-        case unresolved
-        case resolving(onThisThread: Bool, waitedFor: Bool)
-        case resolved
-        case replaced
-    }
-
-    /// The current state, for tests.
-    final var phase: Phase {
-        let word = state.loadAcquiring()
-        switch word {
-        case Self.unresolved: return .unresolved
-        case Self.resolved: return .resolved
-        case Self.replaced: return .replaced
-        default:
-            return .resolving(
-                onThisThread: word & ~Self.waitedFor == ThreadState.currentAddress,
-                waitedFor: word & Self.waitedFor != 0)
-        }
     }
 }
 

@@ -1,0 +1,11 @@
+@testable import InjectableKit
+
+/// Test-only access to the dependency index: what it holds.
+extension DependencyIndex {
+    /// How many edges the index keeps (for tests of its bound).
+    var edgeCount: Int {
+        lock.withLock {
+            sources.values.reduce(0) { $0 + $1.keys.count + $1.types.count + $1.entries.count }
+        }
+    }
+}
