@@ -144,7 +144,7 @@ extension Resolver {
         var added: (keys: UInt64, types: UInt64) = (0, 0)
         if let building {
             added = Core.shared.dependencies.record(
-                building, key: keyPath, type: type, registries: chain)
+                building, key: keyPath, type: type, keyRegistries: chain, typeRegistries: chain)
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
         // metadata, made at each type's first resolution.
