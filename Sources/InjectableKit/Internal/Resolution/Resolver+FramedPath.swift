@@ -205,7 +205,7 @@ extension Resolver {
             let entry = thread.frames[thread.frames.count - 1].helperEntry
             if entry != nil || known == nil { box.remember(entry, learned, for: override) }
         }
-        leave(on: thread)
+        exit(on: thread)
         return value
     }
 
@@ -293,7 +293,7 @@ extension Resolver {
         let value =
             found.map { serve(keyPath, $0.override, frameToken: frameToken, learned: &learned) }
             ?? apply(frameToken)
-        leave(on: thread)
+        exit(on: thread)
         return value
     }
 
