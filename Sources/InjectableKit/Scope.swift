@@ -129,7 +129,7 @@ extension Injections {
             }
         }
 
-        private static let registry = ScopeRegistry()
+        private static let registry = WeakList<Scope>()
 
         /// Every scope that exists now.
         static var all: [Scope] {

@@ -382,7 +382,7 @@ final class Entry: @unchecked Sendable {
 
     /// Drops the instance.
     func clear() {
-        let old = detach()
+        let old = detachCountingBuilds()
         withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
     }
 
@@ -427,13 +427,9 @@ final class Entry: @unchecked Sendable {
     /// lock is held (an instance's deinit may use the container).
     typealias Detached = (Cell?, Cell?)?
 
-    /// Drops the instance like ``clear()``, but hands it back instead of releasing it. What the
-    /// instance was built from is forgotten when the entry next builds.
-    func detach() -> Detached {
-        detachCountingBuilds().cells
-    }
-
-    /// Drops the instance like ``detach()``, and tells how many builds had started by then.
+    /// Drops the instance like ``clear()``, but hands it back instead of releasing it, and tells
+    /// how many builds had started by then. What the instance was built from is forgotten when
+    /// the entry next builds.
     func detachCountingBuilds() -> (cells: Detached, buildStarts: UInt64) {
         lock.lock()
         let old = (cell, view)

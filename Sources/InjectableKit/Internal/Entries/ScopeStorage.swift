@@ -157,7 +157,7 @@ final class ScopeStorage: @unchecked Sendable {
     {
         lock.withLock {
             let forgotten = forget(among: candidates, where: matches)
-            return (forgotten, forgotten.map { $0.detach() })
+            return (forgotten, forgotten.map { $0.detachCountingBuilds().cells })
         }
     }
 }

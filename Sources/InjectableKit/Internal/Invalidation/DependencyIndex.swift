@@ -47,26 +47,14 @@ final class DependencyIndex: @unchecked Sendable {
     @exclusivity(unchecked) private var sweepAt = 1024
 
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
-    /// value type is `type`, as the override registries numbered `registries` decide it.
-    ///
-    /// - Returns: Which of `registries` (bit `i` for `registries[i]`, up to 64) this call added
-    ///   a key edge, and a type edge, for (the others were there already), for
-    ///   ``unrecord(_:key:type:keyRegistries:typeRegistries:)``. A registry past the 64th is
-    ///   never marked, so its edge is never taken back: at worst a change drops more.
-    @discardableResult
-    func record(
-        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, registries: [UInt64]
-    ) -> (keys: UInt64, types: UInt64) {
-        record(
-            dependent, key: key, type: type, keyRegistries: registries, typeRegistries: registries)
-    }
-
-    /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
     /// of `typeRegistries` can change.
     ///
-    /// - Returns: Which registries this call added an edge for, as
-    ///   ``record(_:key:type:registries:)`` says.
+    /// - Returns: Which registries (bit `i` for the `i`th of `keyRegistries`, and of
+    ///   `typeRegistries`, up to 64) this call added a key edge, and a type edge, for (the others
+    ///   were there already), for ``unrecord(_:key:type:keyRegistries:typeRegistries:)``. A
+    ///   registry past the 64th is never marked, so its edge is never taken back: at worst a
+    ///   change drops more.
     @discardableResult
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
@@ -117,9 +105,10 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Takes back edges that ``record(_:key:type:registries:)`` added, for the registries an
-    /// override found before them hides: their changes cannot affect this resolution. Only
-    /// edges that call added: the same type may stand for another key the build resolved.
+    /// Takes back edges that ``record(_:key:type:keyRegistries:typeRegistries:)`` added, for
+    /// the registries an override found before them hides: their changes cannot affect this
+    /// resolution. Only edges that call added: the same type may stand for another key the
+    /// build resolved.
     func unrecord(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64]

@@ -50,8 +50,6 @@ final class AsyncBuild: @unchecked Sendable {
         AtomicWord.checkInlineWords(&finishedWord, of: self)
     }
 
-    var finished: Bool { isFinished.boolAcquiring }
-
     func finish() {
         isFinished.storeReleasing(1)
     }
@@ -64,7 +62,7 @@ final class AsyncBuild: @unchecked Sendable {
     /// Each wait is published before the search, which holds one construction's lock at a
     /// time, so of two constructions that start to await each other, one finds the circle.
     func beginWait(by waiter: AsyncBuild?) {
-        guard let waiter, !waiter.finished else { return }
+        guard let waiter, !waiter.isFinished.boolAcquiring else { return }
         waiter.lock.withLock { waiter.awaiting.append(self) }
         guard let path = path(to: waiter) else { return }
         // `path` ends with `waiter`: the circle is `path`, reported from its oldest.
@@ -89,7 +87,8 @@ final class AsyncBuild: @unchecked Sendable {
         func search(_ node: AsyncBuild) -> [AsyncBuild]? {
             if node === end { return [node] }
             // A finished construction waits for nothing (a task it left running may).
-            guard visited.insert(ObjectIdentifier(node)).inserted, !node.finished else {
+            guard visited.insert(ObjectIdentifier(node)).inserted, !node.isFinished.boolAcquiring
+            else {
                 return nil
             }
             for next in node.lock.withLock({ node.awaiting }) {

@@ -144,7 +144,7 @@ extension Resolver {
         var added: (keys: UInt64, types: UInt64) = (0, 0)
         if let building {
             added = Core.shared.dependencies.record(
-                building, key: keyPath, type: type, registries: chain)
+                building, key: keyPath, type: type, keyRegistries: chain, typeRegistries: chain)
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
         // metadata, made at each type's first resolution.
@@ -205,7 +205,7 @@ extension Resolver {
             let entry = thread.frames[thread.frames.count - 1].helperEntry
             if entry != nil || known == nil { box.remember(entry, learned, for: override) }
         }
-        leave(on: thread)
+        exit(on: thread)
         return value
     }
 
@@ -293,7 +293,7 @@ extension Resolver {
         let value =
             found.map { serve(keyPath, $0.override, frameToken: frameToken, learned: &learned) }
             ?? apply(frameToken)
-        leave(on: thread)
+        exit(on: thread)
         return value
     }
 

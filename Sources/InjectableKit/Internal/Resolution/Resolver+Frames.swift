@@ -50,20 +50,9 @@ extension Resolver {
     }
 
     /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
+    @discardableResult
+    @inline(__always)
     static func exit(on thread: ThreadState) -> Frame {
-        popFrame(on: thread) { $0 }
-    }
-
-    /// Pops the innermost frame, like ``exit(on:)``, for a caller that needs nothing of it.
-    @inline(__always)
-    static func leave(on thread: ThreadState) {
-        popFrame(on: thread) { _ in }
-    }
-
-    @inline(__always)
-    private static func popFrame<Result>(on thread: ThreadState, _ keep: (Frame) -> Result)
-        -> Result
-    {
         let frame = thread.frames.removeLast()
         MemoTable.endDetour()
 
@@ -75,7 +64,7 @@ extension Resolver {
         }
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
-        return keep(frame)
+        return frame
     }
 
     private static func clearGraph(on thread: ThreadState) {
