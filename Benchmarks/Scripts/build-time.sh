@@ -12,6 +12,8 @@
 # slower moment of a shared machine falls on both); a no-op build's CPU time (the build system's
 # own) is measured in the same rounds and taken off. The table shows the median round.
 #
+# Linux only: the CPU times are read from /proc.
+#
 # Usage: Benchmarks/Scripts/build-time.sh [keys] [rounds]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
