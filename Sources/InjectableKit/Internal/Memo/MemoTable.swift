@@ -167,6 +167,28 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { records.values.compactMap { $0.overrideBox?.replace(with: nil) } }
     }
 
+    /// Whether remembering what a resolution through `keyPath` learned would record it: the
+    /// object has a slot, or was resolved once before. A first resolution is noted instead, so
+    /// that the framed path works out what to remember only from an object's second one.
+    func remembers(_ keyPath: AnyKeyPath) -> Bool {
+        let object = ObjectIdentifier(keyPath)
+        var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
+        defer { withExtendedLifetime(evicted) {} }  // released outside the lock
+        return lock.withLock {
+            if recordsByObject[object] != nil || seenOnce[object] != nil { return true }
+            noteFirstSighting(of: keyPath, evicting: &evicted)
+            return false
+        }
+    }
+
+    /// Keeps `keyPath`'s object among those resolved once. Call with `lock` locked.
+    private func noteFirstSighting(
+        of keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
+    ) {
+        if seenOnce.count >= Self.seenLimit { swap(&evicted, &seenOnce) }
+        seenOnce[ObjectIdentifier(keyPath)] = keyPath
+    }
+
     /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
     /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.
     private func record(
@@ -175,8 +197,7 @@ final class MemoTable: @unchecked Sendable {
         let object = ObjectIdentifier(keyPath)
         if let record = recordsByObject[object] { return record }
         guard seenOnce.removeValue(forKey: object) != nil else {
-            if seenOnce.count >= Self.seenLimit { swap(&evicted, &seenOnce) }
-            seenOnce[object] = keyPath
+            noteFirstSighting(of: keyPath, evicting: &evicted)
             return nil
         }
         guard objectCount < limit else { return nil }

@@ -306,6 +306,7 @@ extension Resolver {
         // A keypath with arguments is not recorded: each one made at run time is a new object,
         // and recording it would keep it (and its arguments) alive for good.
         if frame.helperEntry?.key.argument != nil { return }
+        guard Core.shared.memo.remembers(keyPath) else { return }
         let learned =
             entryRoute(of: frame, holding: value)
             ?? (frame.helperCount == 0 ? .plainGetter : .getter)
