@@ -213,19 +213,12 @@ extension Injections {
         to saved: SavedOverrides? = nil, file: StaticString = #fileID, line: UInt = #line
     ) {
         AutoRegistration.ensure()
-        if let saved {
-            saved.registry.restore(saved, attempt: "pop(to:)")
-            TestHook.changed(
-                saved.registry, "pop(to:)", file: file, line: line, wasPushed: true)
-            return
-        }
-        let registry = OverrideRegistry.current
-        let wasPushed = !registry.isLayer && registry.isPushed
-        registry.pop(attempt: "pop()")
+        let registry = saved?.registry ?? OverrideRegistry.current
+        let call = saved == nil ? "pop()" : "pop(to:)"
+        let wasPushed = saved != nil || registry.isPushed
+        registry.pop(to: saved, attempt: call)
         // Without a `push()`, nothing changed.
-        if wasPushed {
-            TestHook.changed(registry, "pop()", file: file, line: line, wasPushed: wasPushed)
-        }
+        if wasPushed { TestHook.changed(registry, call, file: file, line: line, wasPushed: true) }
     }
 
     /// The one road of `register` and `reset`: runs the ``AutoRegistering`` hook if it is due,

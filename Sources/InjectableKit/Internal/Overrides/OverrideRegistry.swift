@@ -272,18 +272,16 @@ final class OverrideRegistry: @unchecked Sendable {
         lock.withLock { Sealing.sealed.storeReleasing(1) }
     }
 
-    func pop(attempt: @autoclosure () -> String) {
-        change(attempt()) { current in
-            if let previous = saved.popLast() { current = previous }
-        }
-    }
-
-    /// Puts back the overrides and the saved levels as they were before the `push()` that
-    /// returned `level`, whatever was pushed or popped since.
-    func restore(_ level: Injections.SavedOverrides, attempt: @autoclosure () -> String) {
-        change(attempt()) { current in
-            current = level.overrides
-            saved = level.below
+    /// Puts back the overrides the latest `push()` saved; given `level`, the overrides and the
+    /// saved levels as they were before the `push()` that returned it, whatever was pushed or
+    /// popped since.
+    func pop(to level: Injections.SavedOverrides?, attempt: String) {
+        change(attempt) { current in
+            if let level {
+                (current, saved) = (level.overrides, level.below)
+            } else if let previous = saved.popLast() {
+                current = previous
+            }
         }
     }
 
