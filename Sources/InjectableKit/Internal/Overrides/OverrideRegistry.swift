@@ -77,20 +77,18 @@ final class OverrideRegistry: @unchecked Sendable {
     /// use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
-    init(beneath: OverrideRegistry?) {
+    /// - Parameters:
+    ///   - beneath: The registry a resolution here consults next; `nil` for the global one.
+    ///   - overrides: The overrides it starts with: a gone layer's, for the one a `LayerTicket`
+    ///     makes in its place, with caches of its own.
+    init(beneath: OverrideRegistry?, overrides: Overrides = Overrides()) {
         self.beneath = beneath
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
         serials = [serial] + (beneath?.serials ?? [])
+        current = overrides
+        inlineWords.empty = overrides.isEmpty ? 1 : 0
         AtomicWord.checkInlineWords(&inlineWords, of: self)
         if isLayer { Self.liveLayers.add(self) }
-    }
-
-    /// A layer like one that is gone: over the same registry, with a copy of its overrides, and
-    /// caches of its own (see `LayerTicket`).
-    convenience init(reviving overrides: Overrides, beneath: OverrideRegistry) {
-        self.init(beneath: beneath)
-        current = overrides
-        emptyFlag.storeSequentiallyConsistent(overrides.isEmpty ? 1 : 0)
     }
 
     /// This layer's ticket, for the lazy wrappers made in it.
