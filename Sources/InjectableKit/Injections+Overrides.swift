@@ -36,12 +36,9 @@ extension Injections {
         as type: Value.Type = Value.self, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping @Sendable () -> Value
     ) {
-        AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        registry.change("register { ... as \(Value.self) }") {
+        changeOverrides("register { ... as \(Value.self) }", file: file, line: line) {
             $0.byType[ObjectIdentifier(Value.self)] = Override(factory)
         }
-        TestHook.changed(registry, "register { ... as \(Value.self) }", file: file, line: line)
     }
 
     /// Overrides one key.
@@ -99,13 +96,11 @@ extension Injections {
         _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>, file: StaticString,
         line: UInt
     ) {
-        AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        registry.change("register(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
-            $0.byKey[keyPath] = override
-        }
-        TestHook.changed(
-            registry, "register(\(KeyNames.describe(keyPath))) { ... }", file: file, line: line)
+        changeOverrides(
+            "register(\(KeyNames.describe(keyPath))) { ... }",
+            refusedAs: "register(\(KeyNames.describe(keyPath))) at \(file):\(line)",
+            file: file, line: line
+        ) { $0.byKey[keyPath] = override }
     }
 
     /// Drops every override, and what scopes cached for the keys and types they served (and
@@ -127,11 +122,8 @@ extension Injections {
     ///   - file: Where the call is, for the report of a test's global change; leave the default.
     ///   - line: The line of the call, likewise.
     public func reset(file: StaticString = #fileID, line: UInt = #line) {
-        AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        registry.change("reset()") { $0 = Overrides() }
+        let registry = changeOverrides("reset()", file: file, line: line) { $0 = Overrides() }
         if !registry.isLayer { AutoRegistration.rearm() }
-        TestHook.changed(registry, "reset()", file: file, line: line)
     }
 
     /// Drops one key: its override, the instances scopes cached for it (its own and its
@@ -156,15 +148,14 @@ extension Injections {
     public func reset<Value>(
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line
     ) {
-        AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        registry.change("reset(\(KeyNames.describe(keyPath))) at \(file):\(line)") {
-            $0.byKey[keyPath] = nil
-        }
+        let registry = changeOverrides(
+            "reset(\(KeyNames.describe(keyPath)))",
+            refusedAs: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)",
+            file: file, line: line
+        ) { $0.byKey[keyPath] = nil }
         for scope in Scope.all {
             registry.storage(for: scope).reset(ownedBy: keyPath)
         }
-        TestHook.changed(registry, "reset(\(KeyNames.describe(keyPath)))", file: file, line: line)
     }
 
     /// Drops the type override registered with ``register(as:file:line:_:)`` for `type`, and what scopes
@@ -177,10 +168,9 @@ extension Injections {
     public func reset<Value>(
         _ type: Value.Type, file: StaticString = #fileID, line: UInt = #line
     ) {
-        AutoRegistration.ensure()
-        let registry = OverrideRegistry.current
-        registry.change("reset(\(Value.self).self)") { $0.byType[ObjectIdentifier(type)] = nil }
-        TestHook.changed(registry, "reset(\(Value.self).self)", file: file, line: line)
+        changeOverrides("reset(\(Value.self).self)", file: file, line: line) {
+            $0.byType[ObjectIdentifier(type)] = nil
+        }
     }
 
     /// Saves the whole override registry, to restore it with ``pop(to:file:line:)``.
@@ -223,19 +213,35 @@ extension Injections {
         to saved: SavedOverrides? = nil, file: StaticString = #fileID, line: UInt = #line
     ) {
         AutoRegistration.ensure()
-        if let saved {
-            saved.registry.restore(saved, attempt: "pop(to:)")
-            TestHook.changed(
-                saved.registry, "pop(to:)", file: file, line: line, wasPushed: true)
-            return
-        }
-        let registry = OverrideRegistry.current
-        let wasPushed = !registry.isLayer && registry.isPushed
-        registry.pop(attempt: "pop()")
+        let registry = saved?.registry ?? OverrideRegistry.current
+        let call = saved == nil ? "pop()" : "pop(to:)"
+        let wasPushed = saved != nil || registry.isPushed
+        registry.pop(to: saved, attempt: call)
         // Without a `push()`, nothing changed.
-        if wasPushed {
-            TestHook.changed(registry, "pop()", file: file, line: line, wasPushed: wasPushed)
-        }
+        if wasPushed { TestHook.changed(registry, call, file: file, line: line, wasPushed: true) }
+    }
+
+    /// The one road of `register` and `reset`: runs the ``AutoRegistering`` hook if it is due,
+    /// changes the registry in effect (refused once sealed), and reports the change to a
+    /// running test if that registry is the global one.
+    ///
+    /// - Parameters:
+    ///   - call: The call, as the report names it.
+    ///   - refusal: The call as the message names it if the container is sealed; `call` if nil.
+    ///   - file: Where the call is.
+    ///   - line: The line of the call.
+    ///   - update: Changes the overrides.
+    /// - Returns: The registry changed.
+    @discardableResult
+    private func changeOverrides(
+        _ call: @autoclosure () -> String, refusedAs refusal: @autoclosure () -> String? = nil,
+        file: StaticString, line: UInt, _ update: (inout Overrides) -> Void
+    ) -> OverrideRegistry {
+        AutoRegistration.ensure()
+        let registry = OverrideRegistry.current
+        registry.change(refusal() ?? call(), update)
+        TestHook.changed(registry, call(), file: file, line: line)
+        return registry
     }
 }
 

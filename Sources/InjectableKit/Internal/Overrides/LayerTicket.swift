@@ -31,7 +31,7 @@ final class LayerTicket: LazyHeld, @unchecked Sendable {
         }
         if let live = live ?? revived { return live }
         // Made outside the lock; when two threads race, the first one kept serves both.
-        let made = OverrideRegistry(reviving: overrides, beneath: beneath)
+        let made = OverrideRegistry(beneath: beneath, overrides: overrides)
         return lock.withLock {
             if let kept = self.revived { return kept }
             self.revived = made

@@ -77,20 +77,18 @@ final class OverrideRegistry: @unchecked Sendable {
     /// use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
-    init(beneath: OverrideRegistry?) {
+    /// - Parameters:
+    ///   - beneath: The registry a resolution here consults next; `nil` for the global one.
+    ///   - overrides: The overrides it starts with: a gone layer's, for the one a `LayerTicket`
+    ///     makes in its place, with caches of its own.
+    init(beneath: OverrideRegistry?, overrides: Overrides = Overrides()) {
         self.beneath = beneath
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
         serials = [serial] + (beneath?.serials ?? [])
+        current = overrides
+        inlineWords.empty = overrides.isEmpty ? 1 : 0
         AtomicWord.checkInlineWords(&inlineWords, of: self)
         if isLayer { Self.liveLayers.add(self) }
-    }
-
-    /// A layer like one that is gone: over the same registry, with a copy of its overrides, and
-    /// caches of its own (see `LayerTicket`).
-    convenience init(reviving overrides: Overrides, beneath: OverrideRegistry) {
-        self.init(beneath: beneath)
-        current = overrides
-        emptyFlag.storeSequentiallyConsistent(overrides.isEmpty ? 1 : 0)
     }
 
     /// This layer's ticket, for the lazy wrappers made in it.
@@ -272,18 +270,16 @@ final class OverrideRegistry: @unchecked Sendable {
         lock.withLock { Sealing.sealed.storeReleasing(1) }
     }
 
-    func pop(attempt: @autoclosure () -> String) {
-        change(attempt()) { current in
-            if let previous = saved.popLast() { current = previous }
-        }
-    }
-
-    /// Puts back the overrides and the saved levels as they were before the `push()` that
-    /// returned `level`, whatever was pushed or popped since.
-    func restore(_ level: Injections.SavedOverrides, attempt: @autoclosure () -> String) {
-        change(attempt()) { current in
-            current = level.overrides
-            saved = level.below
+    /// Puts back the overrides the latest `push()` saved; given `level`, the overrides and the
+    /// saved levels as they were before the `push()` that returned it, whatever was pushed or
+    /// popped since.
+    func pop(to level: Injections.SavedOverrides?, attempt: String) {
+        change(attempt) { current in
+            if let level {
+                (current, saved) = (level.overrides, level.below)
+            } else if let previous = saved.popLast() {
+                current = previous
+            }
         }
     }
 
