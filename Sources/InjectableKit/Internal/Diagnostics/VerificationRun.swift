@@ -9,7 +9,7 @@ final class VerificationRun: @unchecked Sendable {
         var name: String
         /// `nil`: no scope helper, unique.
         var scope: Injections.Scope?
-        var holdsObject = false
+        var holdsObject: Bool
 
         var scopeName: String { scope?.name ?? "unique" }
     }
@@ -31,19 +31,15 @@ final class VerificationRun: @unchecked Sendable {
         self.parksOnStop = parksOnStop
     }
 
-    /// Records a finished resolution on this run's thread, and its edge from `parent`.
-    func resolved(_ frame: Frame, parent: Frame?) {
-        let node = Node(name: Failure.name(of: frame), scope: frame.scope)
+    /// Records a finished resolution on this run's thread, its edge from `parent`, and whether
+    /// what it returned holds a class instance.
+    func resolved(_ frame: Frame, parent: Frame?, holdsObject: Bool) {
+        let node = Node(name: Failure.name(of: frame), scope: frame.scope, holdsObject: holdsObject)
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }
             if parent == nil { outermost = Failure.knownName(of: frame) }
         }
-    }
-
-    /// Records whether what a resolution returned holds a class instance.
-    func built(_ frame: Frame, holdsObject: Bool) {
-        lock.withLock { nodes[frame.token]?.holdsObject = holdsObject }
     }
 
     /// Runs `check` in a fresh layer over the one in effect, and waits for it: on a thread of
