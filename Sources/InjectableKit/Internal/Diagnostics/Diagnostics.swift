@@ -60,16 +60,28 @@ enum Diagnostics {
         }
     }
 
+    /// Reports a frame's end to the trace, the graph recordings and the thread's verification.
     @inline(never)
     private static func observe<Value>(
         _ frame: Frame, returning value: Value, lookup: Route?, on thread: ThreadState
     ) {
         let parent = thread.frames.last
-        if active { resolved(frame, parent: parent) }
+        if active {
+            let node = Injections.DependencyGraph.Node(
+                key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
+                overridden: frame.servedByOverride)
+            let event = Injections.TraceEvent.resolved(
+                key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
+                overridden: frame.servedByOverride, depth: frame.depth - 1)
+            let found = lock.withLock { sinks(in: frame.layer) }
+            for sinks in found {
+                sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
+                sinks.tracer?(event)
+            }
+        }
         guard let verification = thread.verification else { return }
-        // What the getter of a key (not an override) returned, in the check's layer.
-        var holdsObject = false
-        if case .layered? = lookup { holdsObject = classInstance(value) != nil }
+        // Looked into for a key's getter (not an override) in a layer, where checks resolve.
+        let holdsObject = if case .layered? = lookup { classInstance(value) != nil } else { false }
         verification.resolved(frame, parent: parent, holdsObject: holdsObject)
     }
 
@@ -107,20 +119,6 @@ enum Diagnostics {
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
         let serials = layer?.chain.filter(\.isLayer).map(\.serial) ?? []
         return ([nil] + serials).compactMap { started[$0] }
-    }
-
-    private static func resolved(_ frame: Frame, parent: Frame?) {
-        let node = Injections.DependencyGraph.Node(
-            key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
-            overridden: frame.servedByOverride)
-        let event = Injections.TraceEvent.resolved(
-            key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
-            overridden: frame.servedByOverride, depth: frame.depth - 1)
-        let found = lock.withLock { sinks(in: frame.layer) }
-        for sinks in found {
-            sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
-            sinks.tracer?(event)
-        }
     }
 
     static func cycle(_ names: [String]) {
