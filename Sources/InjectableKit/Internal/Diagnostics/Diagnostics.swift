@@ -121,11 +121,18 @@ enum Diagnostics {
         return ([nil] + serials).compactMap { started[$0] }
     }
 
-    static func cycle(_ names: [String]) {
-        let layer = Layers.current
-        let found = lock.withLock { sinks(in: layer) }
-        for tracer in found.compactMap(\.tracer) {
-            tracer(.cycle(names))
+    /// The hook at a failure that stops the process (`Failure.stop`): reports a cycle's chain
+    /// (`names`) to the traces, and on a thread that `Injections.verify` runs, reports the
+    /// message there and parks the thread for good instead: a getter cannot be unwound, but it
+    /// need not go on.
+    static func stopping(_ message: String, cycle names: [String]?) {
+        if let names, active {
+            let layer = Layers.current
+            let found = lock.withLock { sinks(in: layer) }
+            for sinks in found { sinks.tracer?(.cycle(names)) }
+        }
+        if let verification = ThreadState.current.verification, verification.parksOnStop {
+            verification.stop(message, isCycle: names != nil)
         }
     }
 }
