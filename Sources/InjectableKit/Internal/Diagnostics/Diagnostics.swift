@@ -28,7 +28,7 @@ enum Diagnostics {
     nonisolated(unsafe) static var started: [UInt64?: Sinks] = [:]
 
     /// Whether a trace or recording is on anywhere: finished frames are reported.
-    static var active: Bool { isOn.boolAcquiring }
+    private static var active: Bool { isOn.boolAcquiring }
 
     /// The hook at a detour (`Resolver.detour`), for a resolution outside any layer: checks it
     /// against the running tests' layers, then says whether a trace or recording started
