@@ -4,6 +4,6 @@
 extension Diagnostics {
     /// Whether a trace or recording started in the layer with `serial` is on.
     static func isOn(inLayer serial: UInt64) -> Bool {
-        lock.withLock { byLayer[serial] != nil }
+        lock.withLock { started[serial] != nil }
     }
 }

@@ -1,8 +1,11 @@
 import CInjectableAtomics
 
-/// The opt-in trace and graph recording. While neither is on, resolution never looks here: the
-/// fast path checks one counter it reads anyway (`MemoTable.detours`), which turning
-/// diagnostics on raises so that every resolution takes the framed path, where frames say who
+/// What watches resolutions: the opt-in trace and graph recording, `Injections.verify`'s
+/// checks, the running tests' layers (`TestLayers`) and the names of keys (`KeyNames`). The
+/// slow path calls it in two places, at a detour (``observes(_:)``) and as a frame ends
+/// (``frameEnded(_:returning:lookup:on:)``). While nothing watches, the fast path never looks
+/// here: it checks one counter it reads anyway (`MemoTable.detours`), which turning a trace or
+/// recording on raises so that every resolution takes the framed path, where frames say who
 /// resolved what.
 enum Diagnostics {
     /// 1 while a trace or recording is on anywhere, else 0.
@@ -19,18 +22,68 @@ enum Diagnostics {
         var isEmpty: Bool { tracer == nil && recorder == nil }
     }
 
-    // Guarded by `lock`: what was started outside any layer, which sees every resolution.
-    nonisolated(unsafe) private static var global = Sinks()
-    // Guarded by `lock`: what was started in a layer, by the layer's serial (never reused),
-    // which sees that layer's resolutions and its nested layers'.
-    nonisolated(unsafe) static var byLayer: [UInt64: Sinks] = [:]
+    // Guarded by `lock`: what was started, by the serial of the layer it was started in (never
+    // reused), which sees that layer's resolutions and its nested layers'; `nil`: outside any
+    // layer, which sees every resolution.
+    nonisolated(unsafe) static var started: [UInt64?: Sinks] = [:]
 
     /// Whether a trace or recording is on anywhere: finished frames are reported.
-    static var active: Bool { isOn.boolAcquiring }
+    private static var active: Bool { isOn.boolAcquiring }
 
-    /// Whether one started outside any layer is on: every resolution takes a frame, so that it
-    /// is reported. (Resolutions in a layer take frames anyway.)
-    static var observesAll: Bool { isGlobal.boolAcquiring }
+    /// The hook at a detour (`Resolver.detour`), for a resolution outside any layer: checks it
+    /// against the running tests' layers, then says whether a trace or recording started
+    /// outside any layer is on, so that it takes a frame and is reported. (Resolutions in a
+    /// layer take frames anyway.)
+    @inline(__always)
+    static func observes(_ keyPath: AnyKeyPath) -> Bool {
+        // Tests run in their layers: one resolving outside any may have left a test's task.
+        if TestLayers.isWatching { TestLayers.check(keyPath) }
+        return isGlobal.boolAcquiring
+    }
+
+    /// The hook at a frame's end (`Resolver.exit`), before the frame's depth is let go of: the
+    /// frame's resolution returned `value`, having taken the route `lookup` (`nil`: the frame
+    /// of an override, or of a value one replaces). What watches is told while the memo's
+    /// detour is on (each of them keeps it on); the key's name is learned where a key resolves
+    /// in a frame only now and then (a first resolution, or in a layer), not on the paths that
+    /// take a frame every time.
+    @inline(__always)
+    static func frameEnded<Value>(
+        _ frame: Frame, returning value: Value, lookup: Route?, on thread: ThreadState
+    ) {
+        if MemoTable.hasDetours { observe(frame, returning: value, lookup: lookup, on: thread) }
+        switch lookup {
+        case .unknown?, .layered?, .observed?:
+            if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
+        default:
+            break
+        }
+    }
+
+    /// Reports a frame's end to the trace, the graph recordings and the thread's verification.
+    @inline(never)
+    private static func observe<Value>(
+        _ frame: Frame, returning value: Value, lookup: Route?, on thread: ThreadState
+    ) {
+        let parent = thread.frames.last
+        if active {
+            let node = Injections.DependencyGraph.Node(
+                key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
+                overridden: frame.servedByOverride)
+            let event = Injections.TraceEvent.resolved(
+                key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
+                overridden: frame.servedByOverride, depth: frame.depth - 1)
+            let found = lock.withLock { sinks(in: frame.layer) }
+            for sinks in found {
+                sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
+                sinks.tracer?(event)
+            }
+        }
+        guard let verification = thread.verification else { return }
+        // Looked into for a key's getter (not an override) in a layer, where checks resolve.
+        let holdsObject = if case .layered? = lookup { classInstance(value) != nil } else { false }
+        verification.resolved(frame, parent: parent, holdsObject: holdsObject)
+    }
 
     /// Drops what was started in the layer with `serial`, which ends: nothing resolves in it
     /// any more.
@@ -47,15 +100,11 @@ enum Diagnostics {
     @discardableResult
     static func update(_ serial: UInt64?, _ change: (inout Sinks) -> Void) -> Sinks {
         lock.withLock {
-            let old = serial.map { byLayer[$0] ?? Sinks() } ?? global
+            let old = started[serial] ?? Sinks()
             var sinks = old
             change(&sinks)
-            if let serial {
-                byLayer[serial] = sinks.isEmpty ? nil : sinks
-            } else {
-                global = sinks
-            }
-            isOn.storeReleasing(!global.isEmpty || !byLayer.isEmpty ? 1 : 0)
+            started[serial] = sinks.isEmpty ? nil : sinks
+            isOn.storeReleasing(started.isEmpty ? 0 : 1)
             // A layer's own trace needs no detour: its layer keeps one while it lives.
             if serial == nil, sinks.isEmpty != old.isEmpty {
                 isGlobal.storeReleasing(sinks.isEmpty ? 0 : 1)
@@ -68,29 +117,22 @@ enum Diagnostics {
     /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
     /// the layers it is nested in. Call with `lock` locked.
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
-        guard !byLayer.isEmpty, let layer else { return [global] }
-        return [global] + layer.chain.compactMap { $0.isLayer ? byLayer[$0.serial] : nil }
+        let serials = layer?.chain.filter(\.isLayer).map(\.serial) ?? []
+        return ([nil] + serials).compactMap { started[$0] }
     }
 
-    static func resolved(_ frame: Frame, parent: Frame?) {
-        let node = Injections.DependencyGraph.Node(
-            key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
-            overridden: frame.servedByOverride)
-        let event = Injections.TraceEvent.resolved(
-            key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
-            overridden: frame.servedByOverride, depth: frame.depth - 1)
-        let found = lock.withLock { sinks(in: frame.layer) }
-        for sinks in found {
-            sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
-            sinks.tracer?(event)
+    /// The hook at a failure that stops the process (`Failure.stop`): reports a cycle's chain
+    /// (`names`) to the traces, and on a thread that `Injections.verify` runs, reports the
+    /// message there and parks the thread for good instead: a getter cannot be unwound, but it
+    /// need not go on.
+    static func stopping(_ message: String, cycle names: [String]?) {
+        if let names, active {
+            let layer = Layers.current
+            let found = lock.withLock { sinks(in: layer) }
+            for sinks in found { sinks.tracer?(.cycle(names)) }
         }
-    }
-
-    static func cycle(_ names: [String]) {
-        let layer = Layers.current
-        let found = lock.withLock { sinks(in: layer) }
-        for tracer in found.compactMap(\.tracer) {
-            tracer(.cycle(names))
+        if let verification = ThreadState.current.verification, verification.parksOnStop {
+            verification.stop(message, isCycle: names != nil)
         }
     }
 }

@@ -227,14 +227,10 @@ enum Failure {
         stop("InjectableKit: dependency cycle: \(chain(names))\(detail). \(advice)", cycle: names)
     }
 
-    /// Stops the process with `message`, after reporting a cycle's chain to the trace. On a
-    /// thread that `Injections.verify` runs, it reports the message there and parks the thread
-    /// for good instead: a getter cannot be unwound, but it need not go on.
+    /// Stops the process with `message`, once diagnostics have seen it (a cycle's chain goes
+    /// to the trace; a verification's thread parks there instead, see `Diagnostics.stopping`).
     static func stop(_ message: String, cycle names: [String]? = nil) -> Never {
-        if let names, Diagnostics.active { Diagnostics.cycle(names) }
-        if let verification = ThreadState.current.verification, verification.parksOnStop {
-            verification.stop(message, isCycle: names != nil)
-        }
+        Diagnostics.stopping(message, cycle: names)
         fatalError(message)
     }
 

@@ -46,15 +46,16 @@ enum KeyNames {
     ///   keypath's description does not name it (as outside Apple platforms).
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
         let object = ObjectIdentifier(keyPath)
-        let (learned, printed) = table.lock.withLock { () -> (String?, String??) in
-            if let found = table.known[object] { return ("\\.\(found.name)", nil) }
-            if !sameObject, let found = table.known.values.first(where: { $0.keyPath == keyPath }) {
-                return ("\\.\(found.name)", nil)
+        // Learned, else printed before (`nil` inside: the description names nothing).
+        let found = table.lock.withLock { () -> String?? in
+            if let learned = table.known[object]
+                ?? (sameObject ? nil : table.known.values.first { $0.keyPath == keyPath })
+            {
+                return "\\.\(learned.name)"
             }
-            return (nil, table.printed[object].map(\.1))
+            return table.printed[object].map(\.1)
         }
-        if let learned { return learned }
-        if let printed { return printed }
+        if let found { return found }
         // Formatted outside the lock, once per keypath object (while the table has room).
         let name = printedName(String(describing: keyPath))
         table.lock.withLock {

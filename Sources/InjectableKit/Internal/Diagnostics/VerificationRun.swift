@@ -9,7 +9,7 @@ final class VerificationRun: @unchecked Sendable {
         var name: String
         /// `nil`: no scope helper, unique.
         var scope: Injections.Scope?
-        var holdsObject = false
+        var holdsObject: Bool
 
         var scopeName: String { scope?.name ?? "unique" }
     }
@@ -17,10 +17,10 @@ final class VerificationRun: @unchecked Sendable {
     private let lock = Lock(rank: .recording)
     private var nodes: [UInt64: Node] = [:]
     private var edges: [(parent: UInt64, child: UInt64)] = []
-    /// What stopped the check, and the outermost key then being resolved.
-    private var stopped:
-        (key: String?, kind: Injections.VerificationReport.Problem.Kind, message: String)?
-    private var problem: String?
+    /// What the check found in its key's value (`.unset`), or what stopped it, which is then
+    /// its one problem.
+    private var finding: (kind: Injections.VerificationReport.Problem.Kind, message: String)?
+    /// The outermost key resolved, or being resolved when the check stopped.
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
     /// Whether the check runs on a thread of its own, which a failure that would stop the
@@ -31,19 +31,15 @@ final class VerificationRun: @unchecked Sendable {
         self.parksOnStop = parksOnStop
     }
 
-    /// Records a finished resolution on this run's thread, and its edge from `parent`.
-    func resolved(_ frame: Frame, parent: Frame?) {
-        let node = Node(name: Failure.name(of: frame), scope: frame.scope)
+    /// Records a finished resolution on this run's thread, its edge from `parent`, and whether
+    /// what it returned holds a class instance.
+    func resolved(_ frame: Frame, parent: Frame?, holdsObject: Bool) {
+        let node = Node(name: Failure.name(of: frame), scope: frame.scope, holdsObject: holdsObject)
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }
             if parent == nil { outermost = Failure.knownName(of: frame) }
         }
-    }
-
-    /// Records whether what a resolution returned holds a class instance.
-    func built(_ frame: Frame, holdsObject: Bool) {
-        lock.withLock { nodes[frame.token]?.holdsObject = holdsObject }
     }
 
     /// Runs `check` in a fresh layer over the one in effect, and waits for it: on a thread of
@@ -62,7 +58,7 @@ final class VerificationRun: @unchecked Sendable {
             thread.verification = self
             let finding = Injections.withOverrides(overrides) { check.run() }
             thread.verification = enclosing
-            lock.withLock { problem = finding }
+            lock.withLock { self.finding = finding.map { (.unset, $0) } }
         }
         if parksOnStop {
             Thread.detachNewThread { [self] in
@@ -87,7 +83,7 @@ final class VerificationRun: @unchecked Sendable {
         let thread = ThreadState.current
         thread.verification = nil
         let key = thread.frames.first.flatMap { Failure.knownName(of: $0) }
-        lock.withLock { stopped = (key, isCycle ? .cycle : .stopped, message) }
+        lock.withLock { (outermost, finding) = (key, (isCycle ? .cycle : .stopped, message)) }
         done.signal()
         DispatchSemaphore(value: 0).wait()
         fatalError("InjectableKit: a parked verification thread woke up")
@@ -95,16 +91,12 @@ final class VerificationRun: @unchecked Sendable {
 
     /// Call with `lock` locked.
     private func findings(fallbackName: () -> String) -> [Injections.VerificationReport.Problem] {
-        if let stopped {
-            return [
-                .init(
-                    key: stopped.key ?? fallbackName(), kind: stopped.kind, message: stopped.message
-                )
-            ]
-        }
-        let key = outermost ?? fallbackName()
         var found: [Injections.VerificationReport.Problem] = []
-        if let problem { found.append(.init(key: key, kind: .unset, message: problem)) }
+        if let finding {
+            let key = outermost ?? fallbackName()
+            found.append(.init(key: key, kind: finding.kind, message: finding.message))
+            if finding.kind != .unset { return found }
+        }
         var seen: Set<String> = []
         for (parentToken, childToken) in edges {
             guard let parent = nodes[parentToken], let child = nodes[childToken],

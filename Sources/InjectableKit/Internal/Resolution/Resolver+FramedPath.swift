@@ -100,19 +100,7 @@ extension Resolver {
             keyPath, of: Value.self, in: registry?.isLayer == true ? registry : nil, token: token,
             caller: caller, on: thread)
         let value = apply(frameToken)
-        let frame = exit(on: thread)
-
-        // Learned where a key resolves in a frame only now and then (a first resolution, or in
-        // a layer), not on the paths that take a frame every time.
-        switch lookup {
-        case .unknown, .layered, .observed:
-            if let name = frame.name { KeyNames.learn(frame.keyPath, name) }
-        case .entry, .plainGetter, .getter, .override:
-            break
-        }
-        if case .layered = lookup, let verification = thread.verification {
-            verification.built(frame, holdsObject: classInstance(value) != nil)
-        }
+        let frame = exit(on: thread, returning: value, lookup: lookup)
         if case .unknown = lookup {
             remember(keyPath, value: value, frame: frame, generation: generation)
         }
@@ -205,7 +193,7 @@ extension Resolver {
             let entry = thread.frames[thread.frames.count - 1].helperEntry
             if entry != nil || known == nil { box.remember(entry, learned, for: override) }
         }
-        exit(on: thread)
+        exit(on: thread, returning: value)
         return value
     }
 
@@ -293,7 +281,7 @@ extension Resolver {
         let value =
             found.map { serve(keyPath, $0.override, frameToken: frameToken, learned: &learned) }
             ?? apply(frameToken)
-        exit(on: thread)
+        exit(on: thread, returning: value)
         return value
     }
 

@@ -49,19 +49,17 @@ extension Resolver {
         return frameToken
     }
 
-    /// Pops the innermost frame; the outermost one takes the graph scope's instances with it.
+    /// Pops the innermost frame, whose resolution returned `value` on the route `lookup` (`nil`:
+    /// an override's frame), for diagnostics; the outermost one takes the graph scope's
+    /// instances with it.
     @discardableResult
     @inline(__always)
-    static func exit(on thread: ThreadState) -> Frame {
+    static func exit<Value>(
+        on thread: ThreadState, returning value: Value, lookup: Route? = nil
+    ) -> Frame {
         let frame = thread.frames.removeLast()
         MemoTable.endDetour()
-
-        if MemoTable.hasDetours {
-            if Diagnostics.active { Diagnostics.resolved(frame, parent: thread.frames.last) }
-            if let verification = thread.verification {
-                verification.resolved(frame, parent: thread.frames.last)
-            }
-        }
+        Diagnostics.frameEnded(frame, returning: value, lookup: lookup, on: thread)
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
         return frame

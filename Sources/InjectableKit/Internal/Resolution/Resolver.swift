@@ -36,9 +36,7 @@ enum Resolver {
     @inline(never)
     private static func detour(_ keyPath: AnyKeyPath) -> Route? {
         if Layers.current != nil { return .layered }
-        // Tests run in their layers: one resolving outside any may have left a test's task.
-        if TestLayers.isWatching { TestLayers.check(keyPath) }
-        if Diagnostics.observesAll { return .observed }
+        if Diagnostics.observes(keyPath) { return .observed }
         // A resolution nested in a frame or a build: what it resolves is recorded.
         return ThreadState.isResolvingHere ? .observed : nil
     }
