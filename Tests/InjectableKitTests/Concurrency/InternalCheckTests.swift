@@ -75,7 +75,7 @@ import Testing
                 // The second resolution of a keypath object gives it a slot.
                 table.remember(key, .plainGetter, generation: 1)
                 table.remember(key, .plainGetter, generation: 1)
-                let record = table.lock.withLock { table.records[Hashed(key)] }
+                let record = table.lock.withLock { table.records[key] }
                 record?.entryWord = Route.getter.word
                 if let record { table.lock.withLock { table.checkInvariants(record) } }
             }

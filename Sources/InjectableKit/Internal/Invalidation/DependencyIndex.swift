@@ -15,12 +15,24 @@ final class DependencyIndex: @unchecked Sendable {
     /// overrides reaches only the instances built from the registry that changed.
     struct InRegistry<Key: Hashable>: Hashable {
         let registry: UInt64
-        /// Hashed once: an edge goes into two tables.
-        let key: Hashed<Key>
+        let key: Key
+        // Computed once: hashing a keypath walks its components, and an edge goes into two
+        // tables.
+        private let keyHash: Int
 
         init(registry: UInt64, key: Key) {
             self.registry = registry
-            self.key = Hashed(key)
+            self.key = key
+            keyHash = key.hashValue
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.registry == rhs.registry && lhs.keyHash == rhs.keyHash && lhs.key == rhs.key
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(registry)
+            hasher.combine(keyHash)
         }
     }
 
