@@ -65,6 +65,9 @@ enum Diagnostics {
     private static func observe<Value>(
         _ frame: Frame, returning value: Value, lookup: Route?, on thread: ThreadState
     ) {
+        // Copied only when something looks: a frame's copy retains every reference it holds.
+        let active = active
+        guard active || thread.verification != nil else { return }
         let parent = thread.frames.last
         if active {
             let node = Injections.DependencyGraph.Node(
