@@ -11,6 +11,11 @@
 # also given per key and per edge (the whole count divided by either, not a split of it: a
 # deeper graph costs more per edge, as every open resolution's records grow).
 #
+# A third module of 191 keys with no dependencies gives one key's first resolution alone, after
+# a first resolution of another key (so that what a process does once is not counted), split
+# into the Swift runtime's making of the call site's keypath object, the instance, and the
+# library's own share.
+#
 # Usage: Benchmarks/Scripts/launch.sh   (needs valgrind)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -72,9 +77,42 @@ generate() {
 generate dense Dense
 generate sparse Sparse
 
+# 191 keys with no dependencies, each resolved once from a call site of its own: one key's
+# first resolution, with no edge. The same keypath literals made and dropped without resolving
+# them give what the Swift runtime charges for making each call site's keypath object, which
+# any keypath-spelled API pays; the same nodes made by hand give the instances' own cost.
+mkdir -p "$work/Sources/Flat"
+{
+    echo "import InjectableKit"
+    echo "public final class Node: Sendable { public init() {} }"
+    echo "extension Injections {"
+    echo "    public var flatWarm: Node { cached(Node()) }"
+    for ((i = 0; i < nodes; i++)); do echo "    public var flat$i: Node { cached(Node()) }"; done
+    echo "}"
+    echo "@inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}"
+    echo "@inline(never) @_optimize(none) func keep(_ node: Node) {}"
+    echo "/// The process's first resolution and first keypath, whose one-time set-up is not a key's."
+    echo "public func warmUp() {"
+    echo "    keep(Injections.container.resolve(\\.flatWarm))"
+    echo "    keep(\\Injections.flatWarm)"
+    echo "}"
+    echo "public func resolveAll() {"
+    for ((i = 0; i < nodes; i++)); do echo "    keep(Injections.container.resolve(\\.flat$i))"; done
+    echo "}"
+    echo "public func keyPathsOnly() {"
+    for ((i = 0; i < nodes; i++)); do echo "    keep(\\Injections.flat$i)"; done
+    echo "}"
+    echo "nonisolated(unsafe) var made: [Node] = []"
+    echo "public func byHand() {"
+    echo "    made.reserveCapacity($nodes)"
+    for ((i = 0; i < nodes; i++)); do echo "    made.append(Node())"; done
+    echo "}"
+} >"$work/Sources/Flat/Flat.swift"
+
 mkdir -p "$work/Sources/Launch"
 cat >"$work/Sources/Launch/main.swift" <<'EOF'
 import Dense
+import Flat
 import Sparse
 
 // The work is chosen by the first argument, so that every run loads the same binary.
@@ -83,6 +121,10 @@ case "dense": withExtendedLifetime(Dense.resolveRoot()) {}
 case "dense-wired": withExtendedLifetime(Dense.Wired.root()) {}
 case "sparse": withExtendedLifetime(Sparse.resolveRoot()) {}
 case "sparse-wired": withExtendedLifetime(Sparse.Wired.root()) {}
+case "flat-warm": warmUp()
+case "flat": warmUp(); resolveAll()
+case "flat-keypaths": warmUp(); keyPathsOnly()
+case "flat-wired": warmUp(); byHand()
 case "edges": print(Dense.edges, Sparse.edges)
 default: break
 }
@@ -96,7 +138,8 @@ let package = Package(
     targets: [
         .target(name: "Dense", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
         .target(name: "Sparse", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
-        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse"]),
+        .target(name: "Flat", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse", "Flat"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -126,3 +169,14 @@ row() {
 }
 row dense "$dense_edges" "$dense" "$dense_wired"
 row sparse "$sparse_edges" "$sparse" "$sparse_wired"
+flat_warm=$(collected flat-warm)
+flat=$(($(collected flat) - flat_warm))
+flat_keypaths=$(($(collected flat-keypaths) - flat_warm))
+flat_wired=$(($(collected flat-wired) - flat_warm))
+echo
+echo "| one key's first resolution, no edges ($nodes keys, instructions per key) | |"
+echo "| --- | ---: |"
+echo "| InjectableKit, all of it | $((flat / nodes)) |"
+echo "| the runtime making the call site's keypath object | $((flat_keypaths / nodes)) |"
+echo "| the instance (by hand) | $((flat_wired / nodes)) |"
+echo "| the library's own share | $(((flat - flat_keypaths - flat_wired) / nodes)) |"
