@@ -60,7 +60,7 @@ import Testing
             ) {
                 let index = DependencyIndex()
                 index.sources[7] = DependencyIndex.Sources(
-                    keys: [DependencyIndex.InRegistry(registry: 1, key: \Injections.memoryCached)])
+                    sources: [DependencyIndex.Source(registry: 1, key: \Injections.memoryCached)])
                 index.checkInvariants(of: 7)
             }
             #expect(stopped(result, with: "a key edge in one side only"))

@@ -5,7 +5,7 @@ extension DependencyIndex {
     /// How many edges the index keeps (for tests of its bound).
     var edgeCount: Int {
         lock.withLock {
-            sources.values.reduce(0) { $0 + $1.keys.count + $1.types.count + $1.entries.count }
+            sources.values.reduce(0) { $0 + $1.sources.count + $1.entries.count }
         }
     }
 }

@@ -9,12 +9,10 @@ extension DependencyIndex {
     func checkInvariants(of serial: UInt64) {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             guard let source = sources[serial] else { return }
-            for key in source.keys {
-                precondition(byKey[key]?.contains(serial) == true, "a key edge in one side only")
-            }
-            for type in source.types {
+            for edge in source.sources {
                 precondition(
-                    byType[type]?.contains(serial) == true, "a type edge in one side only")
+                    bySource[edge]?.contains(serial) == true,
+                    "a \(edge.key == nil ? "type" : "key") edge in one side only")
             }
             for entry in source.entries {
                 // Serial numbers are never reused, so a gone source's side never comes back.

@@ -3,43 +3,50 @@
 final class DependencyIndex: @unchecked Sendable {
     // @unchecked: every dictionary is guarded by `lock`.
 
-    /// What one dependent entry was built from: the keys of its edges, for removing them.
+    /// What one dependent entry was built from: the sources of its edges, for removing them.
     struct Sources {
         weak var entry: Entry?
-        var keys: Set<InRegistry<AnyKeyPath>> = []
-        var types: Set<InRegistry<ObjectIdentifier>> = []
+        var sources: Set<Source> = []
         var entries: Set<UInt64> = []
     }
 
     /// A key or a type as one override registry (by serial number) decides it: a change of
     /// overrides reaches only the instances built from the registry that changed.
-    struct InRegistry<Key: Hashable>: Hashable {
+    ///
+    /// NB: one type for keys and types, not generic: each hash table's first use in a process
+    /// has the runtime look up its key type's `Hashable` conformance, a scan of every
+    /// conformance record.
+    struct Source: Hashable {
         let registry: UInt64
-        let key: Key
+        /// The key; `nil` for a type's source.
+        let key: AnyKeyPath?
+        let type: ObjectIdentifier?
         // Computed once: hashing a keypath walks its components, and an edge goes into two
         // tables.
-        private let keyHash: Int
+        private let hash: Int
 
-        init(registry: UInt64, key: Key) {
-            self.registry = registry
-            self.key = key
-            keyHash = key.hashValue
+        init(registry: UInt64, key: AnyKeyPath) {
+            (self.registry, self.key, type, hash) = (registry, key, nil, key.hashValue)
+        }
+
+        init(registry: UInt64, type: ObjectIdentifier) {
+            (self.registry, key, self.type, hash) = (registry, nil, type, type.hashValue)
         }
 
         static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.registry == rhs.registry && lhs.keyHash == rhs.keyHash && lhs.key == rhs.key
+            lhs.registry == rhs.registry && lhs.hash == rhs.hash && lhs.type == rhs.type
+                && lhs.key == rhs.key
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(registry)
-            hasher.combine(keyHash)
+            hasher.combine(hash)
         }
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     let lock = Lock(rank: .dependencyIndex)
-    @exclusivity(unchecked) var byKey: [InRegistry<AnyKeyPath>: Set<UInt64>] = [:]
-    @exclusivity(unchecked) var byType: [InRegistry<ObjectIdentifier>: Set<UInt64>] = [:]
+    @exclusivity(unchecked) var bySource: [Source: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
 
@@ -64,23 +71,19 @@ final class DependencyIndex: @unchecked Sendable {
             let serial = dependent.serial
             // NB: bits, not arrays of the registries: an array would be allocated for each edge.
             var added: (keys: UInt64, types: UInt64) = (0, 0)
-            for (index, registry) in keyRegistries.enumerated() {
-                let key = InRegistry(registry: registry, key: key)
-                if sources[serial, default: Sources(entry: dependent)].keys.insert(key).inserted,
-                    index < 64
+            func add(_ source: Source, at index: Int, to bits: inout UInt64) {
+                if sources[serial, default: Sources(entry: dependent)].sources.insert(source)
+                    .inserted, index < 64
                 {
-                    added.keys |= 1 << index
+                    bits |= 1 << index
                 }
-                byKey[key, default: []].insert(serial)
+                bySource[source, default: []].insert(serial)
+            }
+            for (index, registry) in keyRegistries.enumerated() {
+                add(Source(registry: registry, key: key), at: index, to: &added.keys)
             }
             for (index, registry) in typeRegistries.enumerated() {
-                let type = InRegistry(registry: registry, key: type)
-                if sources[serial, default: Sources(entry: dependent)].types.insert(type).inserted,
-                    index < 64
-                {
-                    added.types |= 1 << index
-                }
-                byType[type, default: []].insert(serial)
+                add(Source(registry: registry, type: type), at: index, to: &added.types)
             }
             return added
         }
@@ -115,15 +118,12 @@ final class DependencyIndex: @unchecked Sendable {
     ) {
         lock.withLock {
             let serial = dependent.serial
-            for registry in keyRegistries {
-                let key = InRegistry(registry: registry, key: key)
-                sources[serial]?.keys.remove(key)
-                Self.remove(serial, at: key, in: &byKey)
-            }
-            for registry in typeRegistries {
-                let type = InRegistry(registry: registry, key: type)
-                sources[serial]?.types.remove(type)
-                Self.remove(serial, at: type, in: &byType)
+            let taken =
+                keyRegistries.map { Source(registry: $0, key: key) }
+                + typeRegistries.map { Source(registry: $0, type: type) }
+            for source in taken {
+                sources[serial]?.sources.remove(source)
+                Self.remove(serial, at: source, in: &bySource)
             }
         }
     }
@@ -156,12 +156,10 @@ final class DependencyIndex: @unchecked Sendable {
     private func remove(_ serial: UInt64, asSource: Bool) {
         if asSource { byEntry[serial] = nil }
         guard let gone = sources.removeValue(forKey: serial) else { return }
-        for key in gone.keys { Self.remove(serial, at: key, in: &byKey) }
-        for type in gone.types { Self.remove(serial, at: type, in: &byType) }
+        for source in gone.sources { Self.remove(serial, at: source, in: &bySource) }
         for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
         sources.shrinkIfSparse()
-        byKey.shrinkIfSparse()
-        byType.shrinkIfSparse()
+        bySource.shrinkIfSparse()
         byEntry.shrinkIfSparse()
     }
 
@@ -248,12 +246,12 @@ final class DependencyIndex: @unchecked Sendable {
     private func built(
         fromKeys keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>, in registry: UInt64
     ) -> [Entry] {
-        let keys = keys.map { InRegistry(registry: registry, key: $0) }
-        let types = types.map { InRegistry(registry: registry, key: $0) }
+        let changed =
+            keys.map { Source(registry: registry, key: $0) }
+            + types.map { Source(registry: registry, type: $0) }
         return lock.withLock {
             var serials: Set<UInt64> = []
-            for key in keys { serials.formUnion(byKey[key] ?? []) }
-            for type in types { serials.formUnion(byType[type] ?? []) }
+            for source in changed { serials.formUnion(bySource[source] ?? []) }
             return serials.compactMap { sources[$0]?.entry }
         }
     }
