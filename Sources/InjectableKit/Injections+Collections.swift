@@ -53,9 +53,9 @@ extension Injections {
         to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
     ) -> Contributions<Element> {
-        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
-            to: collection, minimumCount: minimumCount, function: function)
-        return Contributions(resolved.map(\.element), contributions: resolved.map(\.contribution))
+        Contributions(
+            filed: resolveContributions(
+                to: collection, minimumCount: minimumCount, function: function))
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -84,16 +84,9 @@ extension Injections {
         to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         minimumCount: Int = 0, function: StaticString = #function
     ) -> KeyedContributions<Key, Element> {
-        var elements: [Key: Element] = [:]
-        var contributions: [Key: Contribution] = [:]
-        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
-            to: collection, minimumCount: minimumCount, function: function)
-        for (contribution, element) in resolved {
-            let key = contribution.dictionaryKey?.base as! Key
-            elements[key] = element
-            contributions[key] = contribution
-        }
-        return KeyedContributions(elements, contributions: contributions)
+        KeyedContributions(
+            filed: resolveContributions(
+                to: collection, minimumCount: minimumCount, function: function))
     }
 
     /// The contributions made to `collection`, each with its element resolved, those a layer's
@@ -101,7 +94,7 @@ extension Injections {
     /// `LayerEdits`). Marks the collection resolved.
     private func resolveContributions<Element>(
         to collection: AnyKeyPath, minimumCount: Int, function: StaticString
-    ) -> [(contribution: Contribution, element: Element)] {
+    ) -> [Filed<Element>] {
         if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         let name = "\\.\(function)"
         AutoRegistration.ensure()
@@ -121,7 +114,7 @@ extension Injections {
         return assembled.elements.map { contribution in
             let element = unsafeDowncast(
                 contribution.element, to: KeyPath<Injections, Element>.self)
-            return (contribution, resolve(element, caller: function))
+            return (contribution.dictionaryKey, contribution, resolve(element, caller: function))
         }
     }
 }
