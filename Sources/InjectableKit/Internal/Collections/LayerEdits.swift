@@ -108,11 +108,13 @@ extension LayerEdits {
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        let key = UncheckedKeyPath(keyPath: collection)
+        // nonisolated(unsafe): a keypath is immutable; its arguments, if any, are `Hashable`
+        // values that the keypath owns.
+        nonisolated(unsafe) let key = collection
         let override = Override<Collection> {
-            let beneath = Injections.container.resolve(key.keyPath)
+            let beneath = Injections.container.resolve(key)
             guard let editable = beneath as? any EditableCollection else { return beneath }
-            return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
+            return editable.applying(edits, in: KeyNames.describe(key)) as! Collection
         }
         layer.change("\(call()), in a layer") { $0.byKey[collection] = override }
     }
@@ -169,11 +171,4 @@ extension KeyedContributions: EditableCollection {
     var filed: [Filed<Element>] {
         elements.map { (AnyHashable($0.key), contributions[$0.key], $0.value) }
     }
-}
-
-/// A keypath to capture in a `@Sendable` closure.
-struct UncheckedKeyPath<Value>: @unchecked Sendable {
-    // @unchecked: a keypath is immutable; its arguments, if any, are `Hashable` values that
-    // the keypath owns.
-    let keyPath: KeyPath<Injections, Value>
 }
