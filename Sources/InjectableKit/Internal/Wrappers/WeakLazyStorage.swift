@@ -35,8 +35,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// Makes `value` the one every read returns from now on, held weakly (see
     /// `LazyOnce.replace`).
     func assign(_ value: Service?) {
-        let released = replace(with: WeakBox(value))
-        withExtendedLifetime(released) {}  // released outside the lock
+        replace(with: WeakBox(value))
     }
 
     /// Resolves the key where this is called and makes the result the value every read returns
