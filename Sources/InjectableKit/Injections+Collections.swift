@@ -53,9 +53,7 @@ extension Injections {
         to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
     ) -> Contributions<Element> {
-        Contributions(
-            filed: resolveContributions(
-                to: collection, minimumCount: minimumCount, function: function))
+        resolveContributions(to: collection, minimumCount: minimumCount, function: function)
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -84,17 +82,15 @@ extension Injections {
         to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         minimumCount: Int = 0, function: StaticString = #function
     ) -> KeyedContributions<Key, Element> {
-        KeyedContributions(
-            filed: resolveContributions(
-                to: collection, minimumCount: minimumCount, function: function))
+        resolveContributions(to: collection, minimumCount: minimumCount, function: function)
     }
 
-    /// The contributions made to `collection`, each with its element resolved, those a layer's
-    /// edits add or remove aside (its override applies them to this collection, see
-    /// `LayerEdits`). Marks the collection resolved.
-    private func resolveContributions<Element>(
+    /// The collection of the contributions made to `collection`, each with its element
+    /// resolved, those a layer's edits add or remove aside (its override applies them to this
+    /// collection, see `LayerEdits`). Marks the collection resolved.
+    private func resolveContributions<Collection: EditableCollection>(
         to collection: AnyKeyPath, minimumCount: Int, function: StaticString
-    ) -> [Filed<Element>] {
+    ) -> Collection {
         if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         let name = "\\.\(function)"
         AutoRegistration.ensure()
@@ -111,11 +107,12 @@ extension Injections {
         if assembled.elements.count < minimumCount {
             CollectionFailure.tooFew(assembled.elements.count, minimumCount, in: name)
         }
-        return assembled.elements.map { contribution in
+        let filed: [Filed<Collection.Value>] = assembled.elements.map { contribution in
             let element = unsafeDowncast(
-                contribution.element, to: KeyPath<Injections, Element>.self)
+                contribution.element, to: KeyPath<Injections, Collection.Value>.self)
             return (contribution.dictionaryKey, contribution, resolve(element, caller: function))
         }
+        return Collection(filed: filed)
     }
 }
 

@@ -120,9 +120,10 @@ extension LayerEdits {
     }
 }
 
-/// A collection key's value, to which a layer's edits apply: an array or a dictionary
-/// collection, as the list of its elements, each filed under its dictionary key (`nil` in an
-/// array) with the contribution it came from (`nil`: an override listed it).
+/// A collection key's value, assembled from its contributions, to which a layer's edits apply:
+/// an array or a dictionary collection, as the list of its elements, each filed under its
+/// dictionary key (`nil` in an array) with the contribution it came from (`nil`: an override
+/// listed it).
 protocol EditableCollection {
     associatedtype Value
     var filed: [Filed<Value>] { get }
