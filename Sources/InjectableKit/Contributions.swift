@@ -31,9 +31,10 @@ public final class Contributions<Element>: RandomAccessCollection, ExpressibleBy
         self.contributions = Array(repeating: nil, count: elements.count)
     }
 
-    init(_ elements: [Element], contributions: [Contribution?]) {
-        self.elements = elements
-        self.contributions = contributions
+    /// The elements, in order, each with the contribution it came from.
+    init(filed: [Filed<Element>]) {
+        self.elements = filed.map(\.element)
+        self.contributions = filed.map(\.contribution)
     }
 
     /// A collection of the literal's elements.

@@ -53,9 +53,7 @@ extension Injections {
         to collection: KeyPath<Injections, Contributions<Element>>, minimumCount: Int = 0,
         function: StaticString = #function
     ) -> Contributions<Element> {
-        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
-            to: collection, minimumCount: minimumCount, function: function)
-        return Contributions(resolved.map(\.element), contributions: resolved.map(\.contribution))
+        resolveContributions(to: collection, minimumCount: minimumCount, function: function)
     }
 
     /// Every element contributed to a dictionary collection key, under the key it was
@@ -84,24 +82,15 @@ extension Injections {
         to collection: KeyPath<Injections, KeyedContributions<Key, Element>>,
         minimumCount: Int = 0, function: StaticString = #function
     ) -> KeyedContributions<Key, Element> {
-        var elements: [Key: Element] = [:]
-        var contributions: [Key: Contribution] = [:]
-        let resolved: [(contribution: Contribution, element: Element)] = resolveContributions(
-            to: collection, minimumCount: minimumCount, function: function)
-        for (contribution, element) in resolved {
-            let key = contribution.dictionaryKey?.base as! Key
-            elements[key] = element
-            contributions[key] = contribution
-        }
-        return KeyedContributions(elements, contributions: contributions)
+        resolveContributions(to: collection, minimumCount: minimumCount, function: function)
     }
 
-    /// The contributions made to `collection`, each with its element resolved, those a layer's
-    /// edits add or remove aside (its override applies them to this collection, see
-    /// `LayerEdits`). Marks the collection resolved.
-    private func resolveContributions<Element>(
+    /// The collection of the contributions made to `collection`, each with its element
+    /// resolved, those a layer's edits add or remove aside (its override applies them to this
+    /// collection, see `LayerEdits`). Marks the collection resolved.
+    private func resolveContributions<Collection: EditableCollection>(
         to collection: AnyKeyPath, minimumCount: Int, function: StaticString
-    ) -> [(contribution: Contribution, element: Element)] {
+    ) -> Collection {
         if token == OverrideLifetimes.probeToken { OverrideLifetimes.reached(nil) }
         let name = "\\.\(function)"
         AutoRegistration.ensure()
@@ -118,11 +107,12 @@ extension Injections {
         if assembled.elements.count < minimumCount {
             CollectionFailure.tooFew(assembled.elements.count, minimumCount, in: name)
         }
-        return assembled.elements.map { contribution in
+        let filed: [Filed<Collection.Value>] = assembled.elements.map { contribution in
             let element = unsafeDowncast(
-                contribution.element, to: KeyPath<Injections, Element>.self)
-            return (contribution, resolve(element, caller: function))
+                contribution.element, to: KeyPath<Injections, Collection.Value>.self)
+            return (contribution.dictionaryKey, contribution, resolve(element, caller: function))
         }
+        return Collection(filed: filed)
     }
 }
 

@@ -16,8 +16,6 @@ extension Injections {
         file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line,
         column: UInt = #column
     ) -> Value {
-        Resolver.scoped(
-            Scope.shared, make, site: Site(file, function, line, column),
-            token: 0, timeToLive: nil, decorate: nil)
+        container.shared(make(), file: file, function: function, line: line, column: column)
     }
 }

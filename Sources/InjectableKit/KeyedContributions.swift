@@ -36,9 +36,14 @@ public final class KeyedContributions<Key: Hashable, Element>: Sequence,
         self.contributions = [:]
     }
 
-    init(_ elements: [Key: Element], contributions: [Key: Contribution]) {
-        self.elements = elements
-        self.contributions = contributions
+    /// The elements, each under its key, with the contribution it came from (if any).
+    init(filed: [Filed<Element>]) {
+        func key(_ entry: Filed<Element>) -> Key { entry.key.unsafelyUnwrapped.base as! Key }
+        self.elements = Dictionary(uniqueKeysWithValues: filed.map { (key($0), $0.element) })
+        self.contributions = Dictionary(
+            uniqueKeysWithValues: filed.compactMap { entry in
+                entry.contribution.map { (key(entry), $0) }
+            })
     }
 
     /// A collection of the literal's elements.

@@ -25,10 +25,6 @@ extension Injections {
 
         /// The scope's name, for diagnostics: its ``description``.
         let name: String
-        /// How long an instance stays cached before the next resolution builds a new one;
-        /// `nil` for as long as the scope is not reset.
-        @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)
-        var timeToLive: Duration? { expiration?.duration }
         /// The time to live, in a form the deployment floor can hold (see `TimeToLive`).
         let expiration: TimeToLive?
         let kind: Kind

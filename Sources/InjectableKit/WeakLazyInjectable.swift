@@ -31,14 +31,14 @@ public struct WeakLazyInjectable<Service> {
     ///
     /// - Parameter keyPath: The registration, for example `\.parent`.
     public init(_ keyPath: KeyPath<Injections, Service>) {
-        storage = WeakLazyStorage(keyPath) { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        storage = WeakLazyStorage(keyPath)
     }
 
     /// Remembers an optional key; nothing is resolved until the first access.
     ///
     /// - Parameter keyPath: The registration, for example `\.currentUser`.
     public init(_ keyPath: KeyPath<Injections, Service?>) {
-        storage = WeakLazyStorage(keyPath) { Resolver.resolve(keyPath, token: 0, caller: nil) }
+        storage = WeakLazyStorage(keyPath)
     }
 
     /// The instance, resolved on first access; `nil` once it has been released.

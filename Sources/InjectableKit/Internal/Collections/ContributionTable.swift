@@ -76,9 +76,9 @@ final class ContributionTable: @unchecked Sendable {
         lock.withLock {
             if inHook {
                 guard staged != nil else { return nil }
-                return Self.apply(edit, to: &staged![collection])
+                return Self.apply(edit, to: &staged!.records[collection, default: Record()])
             }
-            return Self.apply(edit, to: &live[collection])
+            return Self.apply(edit, to: &live.records[collection, default: Record()])
         }
     }
 
@@ -107,10 +107,10 @@ final class ContributionTable: @unchecked Sendable {
         if !inHook && GlobalActorFactory.isOnMainActor { runMainActorContributors() }
         return lock.withLock {
             func read(_ table: inout Table) -> [Contribution] {
-                if let name, table[collection].resolvedBy == nil {
-                    table[collection].resolvedBy = name
+                if let name, table.records[collection]?.resolvedBy == nil {
+                    table.records[collection, default: Record()].resolvedBy = name
                 }
-                return table[collection].contributions
+                return table.records[collection]?.contributions ?? []
             }
             return inHook && staged != nil ? read(&staged!) : read(&live)
         }
@@ -132,12 +132,5 @@ final class ContributionTable: @unchecked Sendable {
                     Injections.container)
             }
         }
-    }
-}
-
-extension ContributionTable.Table {
-    subscript(collection: AnyKeyPath) -> ContributionTable.Record {
-        get { records[collection] ?? ContributionTable.Record() }
-        set { records[collection] = newValue }
     }
 }

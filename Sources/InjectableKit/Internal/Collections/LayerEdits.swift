@@ -108,82 +108,68 @@ extension LayerEdits {
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        let key = UncheckedKeyPath(keyPath: collection)
+        // nonisolated(unsafe): a keypath is immutable; its arguments, if any, are `Hashable`
+        // values that the keypath owns.
+        nonisolated(unsafe) let key = collection
         let override = Override<Collection> {
-            let beneath = Injections.container.resolve(key.keyPath)
+            let beneath = Injections.container.resolve(key)
             guard let editable = beneath as? any EditableCollection else { return beneath }
-            return editable.applying(edits, in: KeyNames.describe(key.keyPath)) as! Collection
+            return editable.applying(edits, in: KeyNames.describe(key)) as! Collection
         }
         layer.change("\(call()), in a layer") { $0.byKey[collection] = override }
     }
 }
 
-/// A collection key's value, to which a layer's edits apply.
+/// A collection key's value, assembled from its contributions, to which a layer's edits apply:
+/// an array or a dictionary collection, as the list of its elements, each filed under its
+/// dictionary key (`nil` in an array) with the contribution it came from (`nil`: an override
+/// listed it).
 protocol EditableCollection {
+    associatedtype Value
+    var filed: [Filed<Value>] { get }
+    init(filed: [Filed<Value>])
+}
+
+typealias Filed<Value> = (key: AnyHashable?, contribution: Contribution?, element: Value)
+
+extension EditableCollection {
     /// This collection with `edits` made: each element added resolved through the container.
-    func applying(_ edits: [CollectionEdit], in name: String) -> Self
+    func applying(_ edits: [CollectionEdit], in name: String) -> Self {
+        var filed = self.filed
+        for edit in edits {
+            guard case .add(let contribution) = edit else {
+                // An element an override listed has no contribution: only its dictionary key
+                // removes it.
+                filed.removeAll { entry in
+                    guard case .removeKey(let key) = edit else {
+                        return entry.contribution.map(edit.removes) == true
+                    }
+                    return entry.key == key
+                }
+                continue
+            }
+            let contributed = filed.lazy.compactMap(\.contribution)
+            if let first = contributed.first(where: { $0.clashes(with: contribution) }) {
+                CollectionFailure.duplicate(first, contribution, in: name)
+            }
+            let element = Injections.container.resolve(
+                unsafeDowncast(contribution.element, to: KeyPath<Injections, Value>.self))
+            // A dictionary key an override listed an element for now files the added one.
+            filed.removeAll { $0.key != nil && $0.key == contribution.dictionaryKey }
+            filed.append((contribution.dictionaryKey, contribution, element))
+        }
+        return Self(filed: filed)
+    }
 }
 
 extension Contributions: EditableCollection {
-    func applying(_ edits: [CollectionEdit], in name: String) -> Self {
-        var elements = self.elements
-        var contributions = self.contributions
-        for edit in edits {
-            guard case .add(let contribution) = edit else {
-                // An element an override listed has no contribution: it is never the one removed.
-                let kept = contributions.indices.filter {
-                    contributions[$0].map(edit.removes) != true
-                }
-                elements = kept.map { elements[$0] }
-                contributions = kept.map { contributions[$0] }
-                continue
-            }
-            if let first = contributions.first(where: { $0?.clashes(with: contribution) == true }),
-                let first
-            {
-                CollectionFailure.duplicate(first, contribution, in: name)
-            }
-            elements.append(
-                Injections.container.resolve(
-                    unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self)))
-            contributions.append(contribution)
-        }
-        return Self(elements, contributions: contributions)
+    var filed: [Filed<Element>] {
+        zip(contributions, elements).map { (nil, $0, $1) }
     }
 }
 
 extension KeyedContributions: EditableCollection {
-    func applying(_ edits: [CollectionEdit], in name: String) -> Self {
-        var elements = self.elements
-        var contributions = self.contributions
-        for edit in edits {
-            switch edit {
-            case .add(let contribution):
-                if let first = contributions.values.first(where: { $0.clashes(with: contribution) })
-                {
-                    CollectionFailure.duplicate(first, contribution, in: name)
-                }
-                let key = contribution.dictionaryKey?.base as! Key
-                elements[key] = Injections.container.resolve(
-                    unsafeDowncast(contribution.element, to: KeyPath<Injections, Element>.self))
-                contributions[key] = contribution
-            case .removeElement(let element):
-                for (key, contribution) in contributions where contribution.element == element {
-                    elements[key] = nil
-                    contributions[key] = nil
-                }
-            case .removeKey(let key):
-                elements[key.base as! Key] = nil
-                contributions[key.base as! Key] = nil
-            }
-        }
-        return Self(elements, contributions: contributions)
+    var filed: [Filed<Element>] {
+        elements.map { (AnyHashable($0.key), contributions[$0.key], $0.value) }
     }
-}
-
-/// A keypath to capture in a `@Sendable` closure.
-struct UncheckedKeyPath<Value>: @unchecked Sendable {
-    // @unchecked: a keypath is immutable; its arguments, if any, are `Hashable` values that
-    // the keypath owns.
-    let keyPath: KeyPath<Injections, Value>
 }

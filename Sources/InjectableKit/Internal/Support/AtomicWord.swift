@@ -67,14 +67,6 @@ struct AtomicWord: @unchecked Sendable {
 
     /// Stores `value` and returns the old value.
     @inlinable @inline(__always)
-    func exchangeAcquiring(_ value: UInt) -> UInt { ik_exchange_acquire(address, value) }
-
-    /// Stores `value` and returns the old value.
-    @inlinable @inline(__always)
-    func exchangeReleasing(_ value: UInt) -> UInt { ik_exchange_release(address, value) }
-
-    /// Stores `value` and returns the old value.
-    @inlinable @inline(__always)
     func exchangeAcquiringAndReleasing(_ value: UInt) -> UInt {
         ik_exchange_acq_rel(address, value)
     }

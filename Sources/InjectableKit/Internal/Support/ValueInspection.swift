@@ -1,16 +1,10 @@
-/// Lets generic code ask whether a value is an `Optional` holding `nil`, and unwrap it.
+/// Lets generic code unwrap an `Optional` of any type.
 protocol OptionalValue {
-    var isNil: Bool { get }
     var wrappedAny: Any? { get }
     static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalValue {
-    /// `nil` at any depth: `.none`, or `.some` of a `nil` (`Int??.some(nil)`, `Any?.some(nil)`).
-    var isNil: Bool {
-        guard let wrapped = self else { return true }
-        return InjectableKit.isNil(wrapped)
-    }
     var wrappedAny: Any? { self.map { $0 as Any } }
     static var wrappedType: Any.Type { Wrapped.self }
 }
@@ -36,30 +30,31 @@ func isObjectReference<Value>(_: Value.Type) -> Bool {
     }
 }
 
-/// Whether `value` is `nil` (of any optional depth), also inside an existential (`Any`).
+/// What `value` holds if it is an `Optional` (`.some(nil)`: it is `nil`), also inside an
+/// existential (`Any`); `nil` if it is not one.
+private func unwrapped<Value>(_ value: Value) -> Any?? {
+    // A value of a concrete type that is not `Optional` is not one; an existential is when it
+    // holds one.
+    guard _isOptional(Value.self) || isOptionalType(type(of: value as Any)) else { return nil }
+    return (value as? any OptionalValue).map(\.wrappedAny)
+}
+
+/// Whether `value` is `nil` at any depth (`.none`, or `.some` of a `nil`: `Int??.some(nil)`,
+/// `Any?.some(nil)`), also inside an existential (`Any`).
 func isNil<Value>(_ value: Value) -> Bool {
-    if _isOptional(Value.self) { return (value as? any OptionalValue)?.isNil ?? false }
     if isObjectReference(Value.self) { return false }
-    // A value of a concrete type that is not `Optional` is not `nil`; an existential is when it
-    // holds an optional that is.
-    let contained = value as Any
-    guard isOptionalType(type(of: contained)) else { return false }
-    return (contained as? any OptionalValue)?.isNil ?? false
+    return unwrapped(value).map { wrapped in wrapped.map { isNil($0) } ?? true } ?? false
 }
 
 /// The class instance inside `value`, looking through optionals and existentials, or `nil`
 /// when `value` is a struct, an enum or a tuple, which cannot be held weakly.
 func classInstance<Value>(_ value: Value) -> AnyObject? {
     if isObjectReference(Value.self) { return unsafeBitCast(value, to: AnyObject.self) }
-    if _isOptional(Value.self) {
-        return (value as? any OptionalValue)?.wrappedAny.flatMap { classInstance($0) }
-    }
     // An existential (`any Service`, `Any`), whose instance is of its dynamic type. Casts look
     // through existentials; a cast to `AnyObject` needs no conformance lookup.
     let contained = value as Any
     if type(of: contained) is AnyClass { return contained as AnyObject }
-    guard isOptionalType(type(of: contained)) else { return nil }
-    return (contained as? any OptionalValue)?.wrappedAny.flatMap { classInstance($0) }
+    return unwrapped(contained)?.flatMap { classInstance($0) }
 }
 
 /// Whether `type` is an `Optional`: a check of its metadata's kind, where a cast to

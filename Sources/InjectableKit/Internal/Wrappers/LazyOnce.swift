@@ -108,8 +108,9 @@ class LazyOnce: @unchecked Sendable {
     /// on. A first read in progress on another thread is waited for; one in progress on this
     /// thread stops the program, as a read would.
     ///
-    /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), to release
-    ///   once no lock is held.
+    /// - Returns: What the wrapper let go of (a layer's ticket, an earlier box), released once
+    ///   no lock is held: here, when the caller drops it.
+    @discardableResult
     final func replace(with box: LazyHeld) -> LazyHeld? {
         let me = ThreadState.currentAddress
         while true {

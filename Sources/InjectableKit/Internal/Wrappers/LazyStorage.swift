@@ -95,8 +95,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
     /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
     @usableFromInline
     func assign<Service>(_ value: Service) {
-        let released = replace(with: LazyBox(value))
-        withExtendedLifetime(released) {}  // the old value released outside the lock
+        replace(with: LazyBox(value))
     }
 
     /// Resolves the key, where this is called, and makes the result the value every read

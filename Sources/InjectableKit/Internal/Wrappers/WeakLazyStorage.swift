@@ -1,41 +1,27 @@
-/// The state of one `@WeakLazyInjectable` property.
-///
-/// The instance's object is held weakly. A class-bound existential (`any ParentType`) is the
-/// object and its witness tables, which a weak reference cannot carry, so the value is also
-/// kept as its bytes, without a retain, and read only while the weak reference says the object
-/// is alive.
+/// The state of one `@WeakLazyInjectable` property: its first value, once read, and any
+/// replacing one, each in a ``WeakBox``.
 final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
-    // @unchecked: `resolve` is immutable; `object` and `unretained`'s contents are
-    // written by the one resolver before it publishes them, and read only after (see
-    // `LazyOnce`, invariant 2). Reading a weak reference on several threads at once is safe.
-    private let resolve: () -> Service?
-    private weak var object: AnyObject?
-    /// The instance as a `Service`, copied bit for bit without a retain: never released.
-    private let unretained = UnsafeMutableRawPointer.allocate(
-        byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+    // @unchecked: `first` is written by the one resolver before it publishes it, and read only
+    // after (see `LazyOnce`, invariant 2).
+    private var first: WeakBox<Service>?
 
-    init(_ keyPath: AnyKeyPath, _ resolve: @escaping () -> Service?) {
+    /// - Parameter keyPath: A `KeyPath<Injections, Service>` or `KeyPath<Injections, Service?>`.
+    override init(_ keyPath: AnyKeyPath) {
         if !isClassBound(Service.self) { Failure.notClassBound(Service.self) }
-        self.resolve = resolve
         super.init(keyPath)
-    }
-
-    deinit {
-        unretained.deallocate()  // holds no reference: nothing to release
     }
 
     override class var wrapperName: String { "@WeakLazyInjectable" }
 
     var value: Service? {
-        if isResolved { return read() }
+        if isResolved { return first.unsafelyUnwrapped.value }
         let fresh: Service?
         switch begin() {
-        case .resolved: return read()
-        case .replaced: return readReplacement()
         case .resolve: fresh = resolve()
         case .resolveInLayer: fresh = LayerTicket.run(in: takeLayer(), resolve)
+        case let stored: return box(stored).value
         }
-        if let fresh { object = copyUnretained(fresh, to: unretained) }
+        first = WeakBox(fresh)
         end()
         return fresh
     }
@@ -43,18 +29,13 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
     /// The instance, if the first read has resolved it (or one was assigned) and it is alive,
     /// without resolving.
     var valueIfResolved: Service? {
-        switch settled {
-        case .resolved: read()
-        case .replaced: readReplacement()
-        default: nil
-        }
+        settled.flatMap { box($0).value }
     }
 
     /// Makes `value` the one every read returns from now on, held weakly (see
     /// `LazyOnce.replace`).
     func assign(_ value: Service?) {
-        let released = replace(with: WeakBox(value))
-        withExtendedLifetime(released) {}  // released outside the lock
+        replace(with: WeakBox(value))
     }
 
     /// Resolves the key where this is called and makes the result the value every read returns
@@ -66,19 +47,28 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         return fresh
     }
 
-    /// The replacing instance, retained, if it is alive. Call once replaced.
-    private func readReplacement() -> Service? {
-        unsafeDowncast(replacement(), to: WeakBox<Service>.self).value
+    /// Resolves the key, in whichever of the wrapper's two forms it was made with.
+    private func resolve() -> Service? {
+        if let key = key as? KeyPath<Injections, Service> {
+            return Resolver.resolve(key, token: 0, caller: nil)
+        }
+        return Resolver.resolve(
+            unsafeDowncast(key, to: KeyPath<Injections, Service?>.self), token: 0, caller: nil)
     }
 
-    /// The instance, retained, if it is alive. Call once the value is resolved.
-    private func read() -> Service? {
-        loadIfAlive(object, from: unretained)
+    /// The box a settled read reads: the first value's, or the replacing one's.
+    private func box(_ read: FirstRead) -> WeakBox<Service> {
+        read == .resolved
+            ? first.unsafelyUnwrapped : unsafeDowncast(replacement(), to: WeakBox.self)
     }
 }
 
-/// A value assigned to a `@WeakLazyInjectable`, held weakly as `WeakLazyStorage` holds its
-/// first one: the object weakly, and its bytes without a retain. Immutable once made.
+/// A `@WeakLazyInjectable`'s value, held weakly. Immutable once made.
+///
+/// The instance's object is held weakly. A class-bound existential (`any ParentType`) is the
+/// object and its witness tables, which a weak reference cannot carry, so the value is also
+/// kept as its bytes, without a retain, and read only while the weak reference says the object
+/// is alive.
 final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
     // @unchecked: written only by `init`; reading a weak reference on several threads at once
     // is safe.
@@ -93,7 +83,9 @@ final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
         }
         let bytes = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
-        object = copyUnretained(value, to: bytes)
+        withUnsafeBytes(of: value) { bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        // A class instance, or a class-bound existential: `as AnyObject` is its object.
+        object = value as AnyObject
         unretained = bytes
     }
 
@@ -103,27 +95,8 @@ final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
 
     /// The instance, retained, if it is alive.
     var value: Service? {
-        guard let unretained else { return nil }
-        return loadIfAlive(object, from: unretained)
+        guard let unretained, let alive = object else { return nil }
+        // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
+        return withExtendedLifetime(alive) { unretained.load(as: Service.self) }
     }
-}
-
-/// Copies `value` (a class instance, or a class-bound existential) bit for bit to `bytes`,
-/// without a retain, and returns its object, for the caller to hold weakly.
-private func copyUnretained<Service>(_ value: Service, to bytes: UnsafeMutableRawPointer)
-    -> AnyObject
-{
-    withUnsafeBytes(of: value) { bytes.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    // A class instance, or a class-bound existential: `as AnyObject` is its object.
-    return value as AnyObject
-}
-
-/// The value `copyUnretained` left at `bytes`, retained, if `object` (its weakly held object,
-/// loaded once) is alive.
-private func loadIfAlive<Service>(_ object: AnyObject?, from bytes: UnsafeMutableRawPointer)
-    -> Service?
-{
-    guard let alive = object else { return nil }
-    // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
-    return withExtendedLifetime(alive) { bytes.load(as: Service.self) }
 }
