@@ -20,63 +20,38 @@ package struct DeclaredKey: Equatable {
 }
 
 /// Finds the keys that Swift source declares in `extension Injections` blocks, without a
-/// parser: comments and literals are blanked out, then each member's declaration is the text
-/// at the extension's top level before the brace that opens its body.
+/// parser: comments and literals are blanked out, then each declaration is the text before the
+/// brace that opens its body, at the file's top level or an extension's.
 package enum KeyScanner {
     package static func keys(in source: String) -> [DeclaredKey] {
         let code = Array(blankingCommentsAndLiterals(source))
         var keys: [DeclaredKey] = []
-        var index = 0
-        while let (attributes, bodyStart) = nextExtension(in: code, from: index) {
-            index = scanBody(code, from: bodyStart, attributes: attributes, into: &keys)
-        }
-        return keys
-    }
-
-    /// The next `extension Injections` (or `InjectableKit.Injections`), with the text before
-    /// `extension` on its line (attributes, access) and the index after its `{`.
-    private static func nextExtension(in code: [Character], from start: Int) -> (String, Int)? {
-        var index = start
-        while index < code.count {
-            guard isWord("extension", in: code, at: index) else {
-                index += 1
-                continue
-            }
-            var cursor = index + "extension".count
-            let name = String(code[cursor...].prefix { $0 != "{" && $0 != ":" && $0 != "\n" })
-                .trimming(\.isWhitespace)
-            cursor += code[cursor...].prefix { $0 != "{" }.count
-            guard cursor < code.count else { return nil }
-            if name == "Injections" || name == "InjectableKit.Injections" {
-                // Its attributes and access: the text since the declaration before it.
-                let start = code[..<index].lastIndex { "{};".contains($0) }.map { $0 + 1 } ?? 0
-                return (String(code[start..<index]), cursor + 1)
-            }
-            index = cursor + 1
-        }
-        return nil
-    }
-
-    /// Reads an extension's body from just after its `{`, adding its keys; returns the index
-    /// after its closing `}`.
-    private static func scanBody(
-        _ code: [Character], from start: Int, attributes: String, into keys: inout [DeclaredKey]
-    ) -> Int {
-        var depth = 0
+        // The text since the last brace or `;`, the attributes and access of the
+        // `extension Injections` being read (`nil` outside one), and its `#if`s.
         var header = ""
+        var attributes: String?
         var conditions: [(taken: [String], current: String)] = []
-        var index = start
+        var depth = 0
         var lineStart = true
+        var index = 0
         while index < code.count {
             let character = code[index]
-            if depth == 0, lineStart, applyDirective(in: code, at: index, to: &conditions) {
+            if depth == 1, attributes != nil, lineStart,
+                applyDirective(in: code, at: index, to: &conditions)
+            {
                 index += code[index...].prefix { $0 != "\n" }.count
                 continue
             }
             lineStart = character == "\n" || (lineStart && character.isWhitespace)
             switch character {
             case "{":
-                if depth == 0, let key = key(declaredBy: header, extensionAttributes: attributes) {
+                if depth == 0 {
+                    attributes = injectionsAttributes(header)
+                    conditions = []
+                    lineStart = true  // a body's `#if` may follow its brace
+                } else if depth == 1, let attributes,
+                    let key = key(declaredBy: header, extensionAttributes: attributes)
+                {
                     let access = (header + " " + attributes).split(whereSeparator: \.isWhitespace)
                     let active = conditions.map { frame in
                         (frame.taken.map { "!(\($0))" } + [frame.current]).joined(separator: " && ")
@@ -89,18 +64,30 @@ package enum KeyScanner {
                             }))
                 }
                 depth += 1
+                header = ""
             case "}":
-                if depth == 0 { return index + 1 }
-                depth -= 1
-                if depth == 0 { header = "" }
-            case ";" where depth == 0:
+                depth = max(depth - 1, 0)
+                if depth == 0 { attributes = nil }
+                header = ""
+            case ";":
                 header = ""
             default:
-                if depth == 0 { header.append(character) }
+                header.append(character)
             }
             index += 1
         }
-        return index
+        return keys
+    }
+
+    /// The text before `extension` in a declaration of `extension Injections` (or
+    /// `InjectableKit.Injections`), its attributes and access; `nil` for any other declaration.
+    private static func injectionsAttributes(_ header: String) -> String? {
+        let text = Array(header)
+        guard let start = text.indices.first(where: { isWord("extension", in: text, at: $0) })
+        else { return nil }
+        let name = String(text[(start + "extension".count)...].prefix { $0 != ":" && $0 != "\n" })
+        let names = ["Injections", "InjectableKit.Injections"]
+        return names.contains(name.trimming(\.isWhitespace)) ? String(text[..<start]) : nil
     }
 
     /// Applies the `#if`, `#elseif`, `#else` or `#endif` line starting at `index`, if there is
