@@ -87,7 +87,8 @@ package enum KeyScanner {
         else { return nil }
         let name = String(text[(start + "extension".count)...].prefix { $0 != ":" && $0 != "\n" })
         let names = ["Injections", "InjectableKit.Injections"]
-        return names.contains(name.trimming(\.isWhitespace)) ? String(text[..<start]) : nil
+        return names.contains(name.trimmingCharacters(in: .whitespacesAndNewlines))
+            ? String(text[..<start]) : nil
     }
 
     /// Applies the `#if`, `#elseif`, `#else` or `#endif` line starting at `index`, if there is
@@ -99,7 +100,8 @@ package enum KeyScanner {
         guard code[index] == "#" else { return false }
         let line = String(code[index...].prefix { $0 != "\n" })
         let word = String(line.dropFirst().prefix { $0.isLetter })
-        let condition = String(line.dropFirst(word.count + 1)).trimming(\.isWhitespace)
+        let condition = String(line.dropFirst(word.count + 1)).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         switch word {
         case "if": conditions.append(([], condition))
         case "elseif", "else":
@@ -134,7 +136,7 @@ package enum KeyScanner {
         }
         guard declaration + 1 < words.count else { return nil }
         let name = String(words[declaration + 1].prefix { $0 != ":" })
-            .trimming { $0 == "`" }
+            .trimmingCharacters(in: ["`"])
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return nil
         }
@@ -165,10 +167,8 @@ package enum KeyScanner {
             if text[index] == "/", index + 1 < text.count, text[index + 1] == "/" {
                 blank(until: text[index...].firstIndex(of: "\n") ?? text.count)
             } else if text[index] == "/", index + 1 < text.count, text[index + 1] == "*" {
-                blank(until: endOfBlockComment(text, from: index))
-            } else if text[index] == "\""
-                || (text[index] == "#" && startsRawString(text, at: index))
-            {
+                blank(until: endOfNesting(text, from: index, open: "/*", close: "*/"))
+            } else if startsStringLiteral(text, at: index) {
                 let end = endOfStringLiteral(text, from: index)
                 output.append("\"")
                 index += 1
@@ -183,25 +183,8 @@ package enum KeyScanner {
         return String(output)
     }
 
-    private static func endOfBlockComment(_ text: [Character], from start: Int) -> Int {
-        var depth = 0
-        var index = start
-        while index + 1 < text.count {
-            if text[index] == "/", text[index + 1] == "*" {
-                depth += 1
-                index += 2
-            } else if text[index] == "*", text[index + 1] == "/" {
-                depth -= 1
-                index += 2
-                if depth == 0 { return index }
-            } else {
-                index += 1
-            }
-        }
-        return text.count
-    }
-
-    private static func startsRawString(_ text: [Character], at index: Int) -> Bool {
+    /// Whether a string literal starts at `index`: a quote, or a raw string's `#`s and quote.
+    private static func startsStringLiteral(_ text: [Character], at index: Int) -> Bool {
         let hashes = text[index...].prefix { $0 == "#" }.count
         return index + hashes < text.count && text[index + hashes] == "\""
     }
@@ -221,7 +204,8 @@ package enum KeyScanner {
             if text[index...].starts(with: escape) {
                 index += escape.count
                 if index < text.count, text[index] == "(" {
-                    index = endOfInterpolation(text, from: index)
+                    index = endOfNesting(
+                        text, from: index, open: "(", close: ")", skippingLiterals: true)
                 } else {
                     index += 1
                 }
@@ -236,22 +220,27 @@ package enum KeyScanner {
         return text.count
     }
 
-    private static func endOfInterpolation(_ text: [Character], from start: Int) -> Int {
+    /// The index just after the `close` that balances the `open` at `start`: a block comment's
+    /// end, or with `skippingLiterals`, an interpolation's, whose literals may hold parentheses.
+    private static func endOfNesting(
+        _ text: [Character], from start: Int, open: String, close: String,
+        skippingLiterals: Bool = false
+    ) -> Int {
         var depth = 0
         var index = start
         while index < text.count {
-            switch text[index] {
-            case "(": depth += 1
-            case ")":
-                depth -= 1
-                if depth == 0 { return index + 1 }
-            case "\"",
-                "#" where startsRawString(text, at: index):
+            if skippingLiterals, startsStringLiteral(text, at: index) {
                 index = endOfStringLiteral(text, from: index)
-                continue
-            default: break
+            } else if text[index...].starts(with: open) {
+                depth += 1
+                index += open.count
+            } else if text[index...].starts(with: close) {
+                depth -= 1
+                index += close.count
+                if depth == 0 { return index }
+            } else {
+                index += 1
             }
-            index += 1
         }
         return text.count
     }
@@ -262,12 +251,5 @@ package enum KeyScanner {
         let after = index + word.count < code.count ? code[index + word.count] : " "
         return !(before.isLetter || before.isNumber || before == "_")
             && !(after.isLetter || after.isNumber || after == "_")
-    }
-}
-
-extension String {
-    /// The string without the characters at either end for which `trimmed` is true.
-    func trimming(_ trimmed: (Character) -> Bool) -> String {
-        String(drop(while: trimmed).reversed().drop(while: trimmed).reversed())
     }
 }
