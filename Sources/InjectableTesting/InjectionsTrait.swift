@@ -34,7 +34,7 @@ import Testing
 /// threw. Pass `reportingUnusedOverrides: false` to a test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers the overrides, on the closure's actor, in the layer in effect.
-    let configure: @Sendable (Injections) async -> Void
+    let configure: @isolated(any) @Sendable (Injections) -> Void
     let usage: TypeOverrideUsage?
     let sourceLocation: SourceLocation
 
@@ -120,11 +120,9 @@ extension Trait where Self == InjectionsTrait {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ configure: @escaping @MainActor @Sendable (Injections) -> Void = { _ in }
     ) -> Self {
-        TestIssueReporter._install()  // made as tests are discovered, before any runs
-        return InjectionsTrait(
-            configure: { injections in await MainActor.run { configure(injections) } },
-            usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
-            sourceLocation: sourceLocation)
+        injections(
+            reportingUnusedOverrides: reportingUnusedOverrides, sourceLocation: sourceLocation,
+            isolated: configure)
     }
 
     /// Runs each test in its own overrides and scope caches, registered by a closure isolated
@@ -154,7 +152,7 @@ extension Trait where Self == InjectionsTrait {
     ) -> Self {
         TestIssueReporter._install()  // made as tests are discovered, before any runs
         return InjectionsTrait(
-            configure: { injections in await configure(injections) },
+            configure: configure,
             usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
             sourceLocation: sourceLocation)
     }
