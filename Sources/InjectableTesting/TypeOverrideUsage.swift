@@ -14,11 +14,11 @@ final class TypeOverrideUsage: @unchecked Sendable {
         var outermostIsSuite = false
         /// Whether a case threw: its overrides' use is unknown, so nothing is reported.
         var incomplete = false
-        /// Each overridden type, and whether any case used it.
-        var served: [String: Bool] = [:]
-        /// Each overridden type, in the order first registered, with the message that says it
-        /// served nothing, if it served nothing in that first case.
-        var order: [(typeName: String, unusedMessage: String?)] = []
+        /// The overridden types that some case used.
+        var served: Set<String> = []
+        /// The first message that says an overridden type served nothing, one per type, in the
+        /// order first reported.
+        var unused: [(typeName: String, message: String)] = []
     }
 
     private let lock = NSLock()
@@ -40,15 +40,14 @@ final class TypeOverrideUsage: @unchecked Sendable {
     func record(_ overrides: [Injections.TypeOverride]) {
         lock.locked {
             for override in overrides {
-                let (typeName, message): (String, String?) =
-                    switch override {
-                    case .served(let typeName): (typeName, nil)
-                    case .unused(let typeName, let message): (typeName, message)
-                    }
-                // A type whose first case used it is never reported: its message is not needed.
-                if state.served[typeName] == nil { state.order.append((typeName, message)) }
-                state.served[typeName, default: false] =
-                    state.served[typeName, default: false] || message == nil
+                switch override {
+                case .served(let typeName):
+                    state.served.insert(typeName)
+                case .unused(let typeName, let message)
+                where !state.unused.contains { $0.typeName == typeName }:
+                    state.unused.append((typeName, message))
+                case .unused: break
+                }
             }
         }
     }
@@ -63,8 +62,8 @@ final class TypeOverrideUsage: @unchecked Sendable {
             guard state.depth == 0 else { return ([], false) }
             defer { state = State() }
             guard !state.incomplete else { return ([], state.outermostIsSuite) }
-            let messages = state.order.filter { state.served[$0.typeName] == false }
-                .compactMap { $0.unusedMessage.map { "InjectableKit: " + $0 } }
+            let messages = state.unused.filter { !state.served.contains($0.typeName) }
+                .map { "InjectableKit: " + $0.message }
             return (messages, state.outermostIsSuite)
         }
     }
