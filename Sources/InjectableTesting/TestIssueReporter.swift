@@ -133,28 +133,24 @@ enum TestIssueReporter: _InjectableTestReporter {
     }
 
     /// Runs a layered test, counted while it runs.
-    static func layered<Result>(
-        _ operation: () async throws -> Result
-    ) async rethrows -> Result {
+    static func layered(_ test: () async throws -> Void) async rethrows {
         lock.locked { state.layeredTests += 1 }
         defer { lock.locked { state.layeredTests -= 1 } }
-        return try await operation()
+        try await test()
     }
 
     /// Runs an `InjectableTestCase` test, counted while it runs.
-    static func xctestCase<Result>(_ operation: () throws -> Result) rethrows -> Result {
+    static func xctestCase(_ test: () throws -> Void) rethrows {
         lock.locked { state.xctestCases += 1 }
         defer { lock.locked { state.xctestCases -= 1 } }
-        return try operation()
+        try test()
     }
 
     /// Runs a test that uses the global container on purpose.
-    static func global<Result>(
-        _ operation: () async throws -> Result
-    ) async rethrows -> Result {
+    static func global(_ test: () async throws -> Void) async rethrows {
         lock.locked { state.globalTests += 1 }
         defer { lock.locked { state.globalTests -= 1 } }
-        return try await $usesGlobalContainer.withValue(true) { try await operation() }
+        try await $usesGlobalContainer.withValue(true) { try await test() }
     }
 }
 
