@@ -157,14 +157,12 @@ enum TestIssueReporter: _InjectableTestReporter {
 // NB: a loaded image runs the initializers in this section before `main` (a test bundle, before
 // its tests), so that a plain test's global change or mistake is reported before any of this
 // library's API runs. Elsewhere, its entry points install the reporter as they run.
-#if compiler(>=6.3) && canImport(Darwin)
-    @section("__DATA,__mod_init_func,mod_init_funcs")
-    @used private let installAtLoad: @convention(c) () -> Void = {
-        TestIssueReporter._install()
-        XCTestCases.observe()
-    }
-#elseif compiler(>=6.3) && (os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD))
-    @section(".init_array")
+#if compiler(>=6.3)
+    #if canImport(Darwin)
+        @section("__DATA,__mod_init_func,mod_init_funcs")
+    #elseif os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+        @section(".init_array")
+    #endif
     @used private let installAtLoad: @convention(c) () -> Void = {
         TestIssueReporter._install()
         XCTestCases.observe()
