@@ -72,7 +72,7 @@ package enum KeyScanner {
             case ";":
                 header = ""
             default:
-                header.append(character)
+                if depth == 0 || (depth == 1 && attributes != nil) { header.append(character) }
             }
             index += 1
         }
