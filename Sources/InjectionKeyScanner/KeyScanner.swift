@@ -196,10 +196,8 @@ package enum KeyScanner {
         var index = start + hashes
         let multiline = text.count >= index + 3 && text[index..<index + 3].allSatisfy { $0 == "\"" }
         index += multiline ? 3 : 1
-        let closing =
-            Array(repeating: Character("\""), count: multiline ? 3 : 1)
-            + Array(repeating: Character("#"), count: hashes)
-        let escape = [Character("\\")] + Array(repeating: Character("#"), count: hashes)
+        let closing = (multiline ? "\"\"\"" : "\"") + String(repeating: "#", count: hashes)
+        let escape = "\\" + String(repeating: "#", count: hashes)
         while index < text.count {
             if text[index...].starts(with: escape) {
                 index += escape.count
