@@ -34,8 +34,8 @@ import Testing
 /// threw. Pass `reportingUnusedOverrides: false` to a test that registers one on purpose.
 public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Registers the overrides, on the closure's actor, in the layer in effect.
-    let configure: @Sendable (Injections) async -> Void
-    let usage: TypeOverrideUsage?
+    let configure: @isolated(any) @Sendable (Injections) -> Void
+    let usage: Locked<TypeOverrideUsage>?
     let sourceLocation: SourceLocation
 
     /// Applies to the tests of nested suites too.
@@ -67,9 +67,9 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
         guard testCase != nil else {
             // Around the trait's whole test or suite (a suite's trait reaches its nested suites
             // and tests too, each of which comes here within the suite's own call).
-            usage?.begin(isSuite: test.isSuite)
+            usage?.withLock { $0.begin(isSuite: test.isSuite) }
             defer {
-                if let (messages, isSuite) = usage?.end() {
+                if let (messages, isSuite) = usage?.withLock({ $0.end() }) {
                     // A filtered run may leave out the suite's tests that use an override.
                     for message in messages {
                         Issue.record(
@@ -92,10 +92,10 @@ public struct InjectionsTrait: TestTrait, SuiteTrait, TestScoping {
                 }
             }
         } catch {
-            usage?.abandon()
+            usage?.withLock { $0.abandon() }
             throw error
         }
-        usage?.record(layer.typeOverrides)
+        usage?.withLock { $0.record(layer.typeOverrides) }
     }
 }
 
@@ -120,11 +120,9 @@ extension Trait where Self == InjectionsTrait {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ configure: @escaping @MainActor @Sendable (Injections) -> Void = { _ in }
     ) -> Self {
-        TestIssueReporter._install()  // made as tests are discovered, before any runs
-        return InjectionsTrait(
-            configure: { injections in await MainActor.run { configure(injections) } },
-            usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
-            sourceLocation: sourceLocation)
+        injections(
+            reportingUnusedOverrides: reportingUnusedOverrides, sourceLocation: sourceLocation,
+            isolated: configure)
     }
 
     /// Runs each test in its own overrides and scope caches, registered by a closure isolated
@@ -154,8 +152,8 @@ extension Trait where Self == InjectionsTrait {
     ) -> Self {
         TestIssueReporter._install()  // made as tests are discovered, before any runs
         return InjectionsTrait(
-            configure: { injections in await configure(injections) },
-            usage: reportingUnusedOverrides ? TypeOverrideUsage() : nil,
+            configure: configure,
+            usage: reportingUnusedOverrides ? Locked(TypeOverrideUsage()) : nil,
             sourceLocation: sourceLocation)
     }
 }

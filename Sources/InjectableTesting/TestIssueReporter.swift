@@ -10,9 +10,7 @@ enum TestIssueReporter: _InjectableTestReporter {
     /// Whether the task runs a test or suite marked `.globalInjections`.
     @TaskLocal static var usesGlobalContainer = false
 
-    private static let lock = NSLock()
-    // `lock` guards it (an `NSLock`, which ThreadSanitizer sees, as in `TypeOverrideUsage`).
-    nonisolated(unsafe) private static var state = State()
+    private static let state = Locked(State())
 
     private struct State {
         /// Tests running in a layer of the `.injections` trait.
@@ -37,14 +35,14 @@ enum TestIssueReporter: _InjectableTestReporter {
     static func unattributedReports(
         during operation: () async throws -> Void
     ) async rethrows -> [String] {
-        let id = lock.locked {
+        let id = state.withLock { state in
             state.nextSink += 1
             state.sinks[state.nextSink] = []
             return state.nextSink
         }
-        defer { _ = lock.locked { state.sinks.removeValue(forKey: id) } }
+        defer { _ = state.withLock { $0.sinks.removeValue(forKey: id) } }
         try await operation()
-        return lock.locked { state.sinks[id] ?? [] }
+        return state.withLock { $0.sinks[id] ?? [] }
     }
 
     static func reportGlobalChange(
@@ -54,7 +52,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         let location = SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 1)
         if Test.current != nil {
             Issue.record(Comment(rawValue: message), sourceLocation: location)
-        } else if lock.locked({ state.layeredTests == 0 && state.globalTests == 0 }) {
+        } else if state.withLock({ $0.layeredTests == 0 && $0.globalTests == 0 }) {
             // No Swift Testing test runs in a trait: an XCTest case's change, if one runs (XCTest
             // runs its cases one at a time), at the test's line. Not undone by a `pop()`, it
             // reaches every later case; between `push()` and `pop()` it is made on purpose.
@@ -81,8 +79,8 @@ enum TestIssueReporter: _InjectableTestReporter {
             return true
         }
         XCTestCases.observe()
-        let (xctestCases, traitTests) = lock.locked {
-            (state.xctestCases, state.layeredTests + state.globalTests + state.sinks.count)
+        let (xctestCases, traitTests) = state.withLock {
+            ($0.xctestCases, $0.layeredTests + $0.globalTests + $0.sinks.count)
         }
         if XCTestCases.fail(message, fileID: fileID, line: line) { return true }
         if xctestCases > 0 {
@@ -102,7 +100,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         // left is not told apart from a layered test's, so none is while one runs (except to
         // this library's collecting tests, which run beside such tests).
         guard Test.current == nil else { return false }
-        return lock.locked { state.globalTests == 0 || !state.sinks.isEmpty }
+        return state.withLock { $0.globalTests == 0 || !$0.sinks.isEmpty }
     }
 
     static func reportUnlayeredResolution(_ message: String) {
@@ -122,7 +120,7 @@ enum TestIssueReporter: _InjectableTestReporter {
         _ message: String, once site: String, at location: SourceLocation?,
         if condition: (State) -> Bool = { _ in true }
     ) {
-        let record = lock.locked {
+        let record = state.withLock { state in
             guard condition(state), state.reportedSites.insert(site).inserted else { return false }
             for id in state.sinks.keys { state.sinks[id]?.append(message) }
             return state.sinks.isEmpty
@@ -133,42 +131,36 @@ enum TestIssueReporter: _InjectableTestReporter {
     }
 
     /// Runs a layered test, counted while it runs.
-    static func layered<Result>(
-        _ operation: () async throws -> Result
-    ) async rethrows -> Result {
-        lock.locked { state.layeredTests += 1 }
-        defer { lock.locked { state.layeredTests -= 1 } }
-        return try await operation()
+    static func layered(_ test: () async throws -> Void) async rethrows {
+        state.withLock { $0.layeredTests += 1 }
+        defer { state.withLock { $0.layeredTests -= 1 } }
+        try await test()
     }
 
     /// Runs an `InjectableTestCase` test, counted while it runs.
-    static func xctestCase<Result>(_ operation: () throws -> Result) rethrows -> Result {
-        lock.locked { state.xctestCases += 1 }
-        defer { lock.locked { state.xctestCases -= 1 } }
-        return try operation()
+    static func xctestCase(_ test: () throws -> Void) rethrows {
+        state.withLock { $0.xctestCases += 1 }
+        defer { state.withLock { $0.xctestCases -= 1 } }
+        try test()
     }
 
     /// Runs a test that uses the global container on purpose.
-    static func global<Result>(
-        _ operation: () async throws -> Result
-    ) async rethrows -> Result {
-        lock.locked { state.globalTests += 1 }
-        defer { lock.locked { state.globalTests -= 1 } }
-        return try await $usesGlobalContainer.withValue(true) { try await operation() }
+    static func global(_ test: () async throws -> Void) async rethrows {
+        state.withLock { $0.globalTests += 1 }
+        defer { state.withLock { $0.globalTests -= 1 } }
+        try await $usesGlobalContainer.withValue(true) { try await test() }
     }
 }
 
 // NB: a loaded image runs the initializers in this section before `main` (a test bundle, before
 // its tests), so that a plain test's global change or mistake is reported before any of this
 // library's API runs. Elsewhere, its entry points install the reporter as they run.
-#if compiler(>=6.3) && canImport(Darwin)
-    @section("__DATA,__mod_init_func,mod_init_funcs")
-    @used private let installAtLoad: @convention(c) () -> Void = {
-        TestIssueReporter._install()
-        XCTestCases.observe()
-    }
-#elseif compiler(>=6.3) && (os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD))
-    @section(".init_array")
+#if compiler(>=6.3)
+    #if canImport(Darwin)
+        @section("__DATA,__mod_init_func,mod_init_funcs")
+    #elseif os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+        @section(".init_array")
+    #endif
     @used private let installAtLoad: @convention(c) () -> Void = {
         TestIssueReporter._install()
         XCTestCases.observe()

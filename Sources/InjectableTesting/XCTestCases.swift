@@ -4,10 +4,8 @@ import XCTest
 /// The XCTest cases running, whatever their class, so that a mistake made in a plain
 /// `XCTestCase` fails it (XCTest runs one case at a time; a case may run another inside it)
 /// instead of stopping the run, and a report with a known call site lands on that line.
-final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
-    // @unchecked: `cases` is guarded by `lock`.
-    private let lock = NSLock()
-    private var cases: [XCTestCase] = []
+final class XCTestCases: NSObject, XCTestObservation, Sendable {
+    private let cases = Locked<[XCTestCase]>([])
 
     private static let shared = XCTestCases()
 
@@ -23,7 +21,7 @@ final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
     ///
     /// - Returns: Whether a case was running to record it.
     static func fail(_ message: String, fileID: String?, line: Int) -> Bool {
-        guard let testCase = shared.lock.locked({ shared.cases.last }) else { return false }
+        guard let testCase = shared.cases.withLock({ $0.last }) else { return false }
         #if canImport(Darwin)
             let location = fileID.map { XCTSourceCodeLocation(filePath: $0, lineNumber: line) }
             testCase.record(
@@ -40,10 +38,10 @@ final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
         return true
     }
 
-    func testCaseWillStart(_ testCase: XCTestCase) { lock.locked { cases.append(testCase) } }
+    func testCaseWillStart(_ testCase: XCTestCase) { cases.withLock { $0.append(testCase) } }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
-        lock.locked {
+        cases.withLock { cases in
             if let index = cases.lastIndex(where: { $0 === testCase }) { cases.remove(at: index) }
         }
     }

@@ -36,20 +36,14 @@ package enum GeneratedFile {
         ]
         // The main actor's first: `verify` skips a key that runs on the caller's thread once a
         // failure that would stop the process is found.
-        for key in keys.filter({ $0.kind == .mainActor }) + keys.filter({ $0.kind != .mainActor }) {
-            let call: String
-            switch key.kind {
-            case .property: call = "keys.resolve(\\.\(key.name))"
-            case .mainActor: call = "keys.resolveIsolated(\\.\(key.name))"
-            case .skipped: continue
-            }
+        let resolved = keys.filter { $0.kind == .mainActor } + keys.filter { $0.kind == .property }
+        for key in resolved {
+            let call = key.kind == .mainActor ? "resolveIsolated" : "resolve"
             lines += key.conditions.map { "            #if \($0)" }
-            lines.append("            \(call)")
+            lines.append("            keys.\(call)(\\.\(key.name))")
             lines += key.conditions.map { _ in "            #endif" }
         }
-        if !keys.contains(where: { $0.kind == .property || $0.kind == .mainActor }) {
-            lines.append("            _ = keys")
-        }
+        if resolved.isEmpty { lines.append("            _ = keys") }
         lines += ["        }", "    }", "}", ""]
         return lines.joined(separator: "\n")
     }

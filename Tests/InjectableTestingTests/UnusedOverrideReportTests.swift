@@ -81,7 +81,7 @@ struct UnusedOverrideReportTests {
     }
 
     @Test func aSuitesReportIsAWarningSinceAFilteredRunMayLeaveItsTestsOut() {
-        let usage = TypeOverrideUsage()
+        var usage = TypeOverrideUsage()
         usage.begin(isSuite: true)
         usage.begin(isSuite: false)
         #expect(usage.end().messages.isEmpty)
