@@ -35,7 +35,4 @@ extension TimeToLive {
         let (total, carry) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
         nanoseconds = overflow || carry ? .max : total
     }
-
-    /// The time to live as a `Duration`.
-    var duration: Duration { .nanoseconds(Int64(clamping: nanoseconds)) }
 }
