@@ -60,7 +60,7 @@ import Testing
             ) {
                 let index = DependencyIndex()
                 index.sources[7] = DependencyIndex.Sources(
-                    sources: [DependencyIndex.Source(registry: 1, key: \Injections.memoryCached)])
+                    sources: [KeyOrType(registry: 1, key: \Injections.memoryCached)])
                 index.checkInvariants(of: 7)
             }
             #expect(stopped(result, with: "a key edge in one side only"))
@@ -75,7 +75,7 @@ import Testing
                 // The second resolution of a keypath object gives it a slot.
                 table.remember(key, .plainGetter, generation: 1)
                 table.remember(key, .plainGetter, generation: 1)
-                let record = table.lock.withLock { table.records[key] }
+                let record = table.lock.withLock { table.records[KeyOrType(key: key)] }
                 record?.entryWord = Route.getter.word
                 if let record { table.lock.withLock { table.checkInvariants(record) } }
             }

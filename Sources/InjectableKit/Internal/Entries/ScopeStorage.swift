@@ -11,7 +11,7 @@ final class ScopeStorage: @unchecked Sendable {
     @exclusivity(unchecked) var forgettableEntries = 0
     /// The entries by the key whose resolution made them, so that one key's (one argument
     /// value's) reset or query costs the same however many argument values the scope holds.
-    @exclusivity(unchecked) private var byOwner: [AnyKeyPath: [Entry]] = [:]
+    @exclusivity(unchecked) private var byOwner: [KeyOrType: [Entry]] = [:]
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -38,7 +38,7 @@ final class ScopeStorage: @unchecked Sendable {
             }
             let entry = make()
             entries[key] = entry
-            if let owner = entry.owner { byOwner[owner, default: []].append(entry) }
+            if let owner = entry.owner { byOwner[KeyOrType(key: owner), default: []].append(entry) }
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
             return entry
@@ -73,7 +73,7 @@ final class ScopeStorage: @unchecked Sendable {
         where entries[entry.key] === entry && matches(entry) && entry.retireIfIdle() {
             entries[entry.key] = nil
             forgotten.append(entry)
-            if let owner = entry.owner {
+            if let owner = entry.owner.map({ KeyOrType(key: $0) }) {
                 byOwner[owner]?.removeAll { $0 === entry }
                 if byOwner[owner]?.isEmpty == true { byOwner[owner] = nil }
             }
@@ -118,7 +118,8 @@ final class ScopeStorage: @unchecked Sendable {
 
     /// The entries `owner`'s resolutions made.
     func entries(ownedBy owner: AnyKeyPath) -> [Entry] {
-        lock.withLock { byOwner[owner] ?? [] }
+        let owner = KeyOrType(key: owner)
+        return lock.withLock { byOwner[owner] ?? [] }
     }
 
     /// Drops the instances of `entries`, and what was built from them, after the lock: an

@@ -6,47 +6,13 @@ final class DependencyIndex: @unchecked Sendable {
     /// What one dependent entry was built from: the sources of its edges, for removing them.
     struct Sources {
         weak var entry: Entry?
-        var sources: Set<Source> = []
+        var sources: Set<KeyOrType> = []
         var entries: Set<UInt64> = []
-    }
-
-    /// A key or a type as one override registry (by serial number) decides it: a change of
-    /// overrides reaches only the instances built from the registry that changed.
-    ///
-    /// NB: one type for keys and types, not generic: each hash table's first use in a process
-    /// has the runtime look up its key type's `Hashable` conformance, a scan of every
-    /// conformance record.
-    struct Source: Hashable {
-        let registry: UInt64
-        /// The key; `nil` for a type's source.
-        let key: AnyKeyPath?
-        let type: ObjectIdentifier?
-        // Computed once: hashing a keypath walks its components, and an edge goes into two
-        // tables.
-        private let hash: Int
-
-        init(registry: UInt64, key: AnyKeyPath) {
-            (self.registry, self.key, type, hash) = (registry, key, nil, key.hashValue)
-        }
-
-        init(registry: UInt64, type: ObjectIdentifier) {
-            (self.registry, key, self.type, hash) = (registry, nil, type, type.hashValue)
-        }
-
-        static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.registry == rhs.registry && lhs.hash == rhs.hash && lhs.type == rhs.type
-                && lhs.key == rhs.key
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(registry)
-            hasher.combine(hash)
-        }
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     let lock = Lock(rank: .dependencyIndex)
-    @exclusivity(unchecked) var bySource: [Source: Set<UInt64>] = [:]
+    @exclusivity(unchecked) var bySource: [KeyOrType: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
 
@@ -71,7 +37,7 @@ final class DependencyIndex: @unchecked Sendable {
             let serial = dependent.serial
             // NB: bits, not arrays of the registries: an array would be allocated for each edge.
             var added: (keys: UInt64, types: UInt64) = (0, 0)
-            func add(_ source: Source, at index: Int, to bits: inout UInt64) {
+            func add(_ source: KeyOrType, at index: Int, to bits: inout UInt64) {
                 if sources[serial, default: Sources(entry: dependent)].sources.insert(source)
                     .inserted, index < 64
                 {
@@ -80,10 +46,10 @@ final class DependencyIndex: @unchecked Sendable {
                 bySource[source, default: []].insert(serial)
             }
             for (index, registry) in keyRegistries.enumerated() {
-                add(Source(registry: registry, key: key), at: index, to: &added.keys)
+                add(KeyOrType(registry: registry, key: key), at: index, to: &added.keys)
             }
             for (index, registry) in typeRegistries.enumerated() {
-                add(Source(registry: registry, type: type), at: index, to: &added.types)
+                add(KeyOrType(registry: registry, type: type), at: index, to: &added.types)
             }
             return added
         }
@@ -119,8 +85,8 @@ final class DependencyIndex: @unchecked Sendable {
         lock.withLock {
             let serial = dependent.serial
             let taken =
-                keyRegistries.map { Source(registry: $0, key: key) }
-                + typeRegistries.map { Source(registry: $0, type: type) }
+                keyRegistries.map { KeyOrType(registry: $0, key: key) }
+                + typeRegistries.map { KeyOrType(registry: $0, type: type) }
             for source in taken {
                 sources[serial]?.sources.remove(source)
                 Self.remove(serial, at: source, in: &bySource)
@@ -247,8 +213,8 @@ final class DependencyIndex: @unchecked Sendable {
         fromKeys keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>, in registry: UInt64
     ) -> [Entry] {
         let changed =
-            keys.map { Source(registry: registry, key: $0) }
-            + types.map { Source(registry: registry, type: $0) }
+            keys.map { KeyOrType(registry: registry, key: $0) }
+            + types.map { KeyOrType(registry: registry, type: $0) }
         return lock.withLock {
             var serials: Set<UInt64> = []
             for source in changed { serials.formUnion(bySource[source] ?? []) }

@@ -10,7 +10,8 @@ extension MemoTable {
             for object in record.objects {
                 precondition(recordsByObject[ObjectIdentifier(object)] === record)
                 precondition(
-                    records[object] === record, "an object's record is its value's record")
+                    records[KeyOrType(key: object)] === record,
+                    "an object's record is its value's record")
                 precondition(
                     table.entryWord(for: Self.address(of: object), at: record.generation)
                         == record.entryWord, "every slot of a key says what its record says")

@@ -73,7 +73,7 @@ final class MemoTable: @unchecked Sendable {
     let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
     /// Keys by value; each record keeps its keypath objects alive (see above).
-    @exclusivity(unchecked) var records: [AnyKeyPath: KeyRecord] = [:]
+    @exclusivity(unchecked) var records: [KeyOrType: KeyRecord] = [:]
     @exclusivity(unchecked) var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
     /// Keypath objects resolved once and not yet given a slot, kept alive so that their
     /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
@@ -201,9 +201,10 @@ final class MemoTable: @unchecked Sendable {
             return nil
         }
         guard objectCount < limit else { return nil }
-        let record = records[keyPath] ?? KeyRecord()
+        let key = KeyOrType(key: keyPath)
+        let record = records[key] ?? KeyRecord()
         guard record.objects.count < keyLimit else { return nil }
-        if record.objects.isEmpty { records[keyPath] = record }
+        if record.objects.isEmpty { records[key] = record }
         record.objects.append(keyPath)
         recordsByObject[ObjectIdentifier(keyPath)] = record
         objectCount += 1
