@@ -20,38 +20,63 @@ package struct DeclaredKey: Equatable {
 }
 
 /// Finds the keys that Swift source declares in `extension Injections` blocks, without a
-/// parser: comments and literals are blanked out, then each declaration is the text before the
-/// brace that opens its body, at the file's top level or an extension's.
+/// parser: comments and literals are blanked out, then each member's declaration is the text
+/// at the extension's top level before the brace that opens its body.
 package enum KeyScanner {
     package static func keys(in source: String) -> [DeclaredKey] {
         let code = Array(blankingCommentsAndLiterals(source))
         var keys: [DeclaredKey] = []
-        // The text since the last brace or `;`, the attributes and access of the
-        // `extension Injections` being read (`nil` outside one), and its `#if`s.
-        var header = ""
-        var attributes: String?
-        var conditions: [(taken: [String], current: String)] = []
-        var depth = 0
-        var lineStart = true
         var index = 0
+        while let (attributes, bodyStart) = nextExtension(in: code, from: index) {
+            index = scanBody(code, from: bodyStart, attributes: attributes, into: &keys)
+        }
+        return keys
+    }
+
+    /// The next `extension Injections` (or `InjectableKit.Injections`), with the text before
+    /// `extension` on its line (attributes, access) and the index after its `{`.
+    private static func nextExtension(in code: [Character], from start: Int) -> (String, Int)? {
+        var index = start
+        while index < code.count {
+            guard isWord("extension", in: code, at: index) else {
+                index += 1
+                continue
+            }
+            var cursor = index + "extension".count
+            let name = String(code[cursor...].prefix { $0 != "{" && $0 != ":" && $0 != "\n" })
+                .trimming(\.isWhitespace)
+            cursor += code[cursor...].prefix { $0 != "{" }.count
+            guard cursor < code.count else { return nil }
+            if name == "Injections" || name == "InjectableKit.Injections" {
+                // Its attributes and access: the text since the declaration before it.
+                let start = code[..<index].lastIndex { "{};".contains($0) }.map { $0 + 1 } ?? 0
+                return (String(code[start..<index]), cursor + 1)
+            }
+            index = cursor + 1
+        }
+        return nil
+    }
+
+    /// Reads an extension's body from just after its `{`, adding its keys; returns the index
+    /// after its closing `}`.
+    private static func scanBody(
+        _ code: [Character], from start: Int, attributes: String, into keys: inout [DeclaredKey]
+    ) -> Int {
+        var depth = 0
+        var header = ""
+        var conditions: [(taken: [String], current: String)] = []
+        var index = start
+        var lineStart = true
         while index < code.count {
             let character = code[index]
-            if depth == 1, attributes != nil, lineStart,
-                applyDirective(in: code, at: index, to: &conditions)
-            {
+            if depth == 0, lineStart, applyDirective(in: code, at: index, to: &conditions) {
                 index += code[index...].prefix { $0 != "\n" }.count
                 continue
             }
             lineStart = character == "\n" || (lineStart && character.isWhitespace)
             switch character {
             case "{":
-                if depth == 0 {
-                    attributes = injectionsAttributes(header)
-                    conditions = []
-                    lineStart = true  // a body's `#if` may follow its brace
-                } else if depth == 1, let attributes,
-                    let key = key(declaredBy: header, extensionAttributes: attributes)
-                {
+                if depth == 0, let key = key(declaredBy: header, extensionAttributes: attributes) {
                     let access = (header + " " + attributes).split(whereSeparator: \.isWhitespace)
                     let active = conditions.map { frame in
                         (frame.taken.map { "!(\($0))" } + [frame.current]).joined(separator: " && ")
@@ -64,31 +89,18 @@ package enum KeyScanner {
                             }))
                 }
                 depth += 1
-                header = ""
             case "}":
-                depth = max(depth - 1, 0)
-                if depth == 0 { attributes = nil }
-                header = ""
-            case ";":
+                if depth == 0 { return index + 1 }
+                depth -= 1
+                if depth == 0 { header = "" }
+            case ";" where depth == 0:
                 header = ""
             default:
-                if depth == 0 || (depth == 1 && attributes != nil) { header.append(character) }
+                if depth == 0 { header.append(character) }
             }
             index += 1
         }
-        return keys
-    }
-
-    /// The text before `extension` in a declaration of `extension Injections` (or
-    /// `InjectableKit.Injections`), its attributes and access; `nil` for any other declaration.
-    private static func injectionsAttributes(_ header: String) -> String? {
-        let text = Array(header)
-        guard let start = text.indices.first(where: { isWord("extension", in: text, at: $0) })
-        else { return nil }
-        let name = String(text[(start + "extension".count)...].prefix { $0 != ":" && $0 != "\n" })
-        let names = ["Injections", "InjectableKit.Injections"]
-        return names.contains(name.trimmingCharacters(in: .whitespacesAndNewlines))
-            ? String(text[..<start]) : nil
+        return index
     }
 
     /// Applies the `#if`, `#elseif`, `#else` or `#endif` line starting at `index`, if there is
@@ -100,8 +112,7 @@ package enum KeyScanner {
         guard code[index] == "#" else { return false }
         let line = String(code[index...].prefix { $0 != "\n" })
         let word = String(line.dropFirst().prefix { $0.isLetter })
-        let condition = String(line.dropFirst(word.count + 1)).trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let condition = String(line.dropFirst(word.count + 1)).trimming(\.isWhitespace)
         switch word {
         case "if": conditions.append(([], condition))
         case "elseif", "else":
@@ -136,7 +147,7 @@ package enum KeyScanner {
         }
         guard declaration + 1 < words.count else { return nil }
         let name = String(words[declaration + 1].prefix { $0 != ":" })
-            .trimmingCharacters(in: ["`"])
+            .trimming { $0 == "`" }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             return nil
         }
@@ -167,8 +178,10 @@ package enum KeyScanner {
             if text[index] == "/", index + 1 < text.count, text[index + 1] == "/" {
                 blank(until: text[index...].firstIndex(of: "\n") ?? text.count)
             } else if text[index] == "/", index + 1 < text.count, text[index + 1] == "*" {
-                blank(until: endOfNesting(text, from: index, open: "/*", close: "*/"))
-            } else if startsStringLiteral(text, at: index) {
+                blank(until: endOfBlockComment(text, from: index))
+            } else if text[index] == "\""
+                || (text[index] == "#" && startsRawString(text, at: index))
+            {
                 let end = endOfStringLiteral(text, from: index)
                 output.append("\"")
                 index += 1
@@ -183,8 +196,25 @@ package enum KeyScanner {
         return String(output)
     }
 
-    /// Whether a string literal starts at `index`: a quote, or a raw string's `#`s and quote.
-    private static func startsStringLiteral(_ text: [Character], at index: Int) -> Bool {
+    private static func endOfBlockComment(_ text: [Character], from start: Int) -> Int {
+        var depth = 0
+        var index = start
+        while index + 1 < text.count {
+            if text[index] == "/", text[index + 1] == "*" {
+                depth += 1
+                index += 2
+            } else if text[index] == "*", text[index + 1] == "/" {
+                depth -= 1
+                index += 2
+                if depth == 0 { return index }
+            } else {
+                index += 1
+            }
+        }
+        return text.count
+    }
+
+    private static func startsRawString(_ text: [Character], at index: Int) -> Bool {
         let hashes = text[index...].prefix { $0 == "#" }.count
         return index + hashes < text.count && text[index + hashes] == "\""
     }
@@ -196,14 +226,15 @@ package enum KeyScanner {
         var index = start + hashes
         let multiline = text.count >= index + 3 && text[index..<index + 3].allSatisfy { $0 == "\"" }
         index += multiline ? 3 : 1
-        let closing = (multiline ? "\"\"\"" : "\"") + String(repeating: "#", count: hashes)
-        let escape = "\\" + String(repeating: "#", count: hashes)
+        let closing =
+            Array(repeating: Character("\""), count: multiline ? 3 : 1)
+            + Array(repeating: Character("#"), count: hashes)
+        let escape = [Character("\\")] + Array(repeating: Character("#"), count: hashes)
         while index < text.count {
             if text[index...].starts(with: escape) {
                 index += escape.count
                 if index < text.count, text[index] == "(" {
-                    index = endOfNesting(
-                        text, from: index, open: "(", close: ")", skippingLiterals: true)
+                    index = endOfInterpolation(text, from: index)
                 } else {
                     index += 1
                 }
@@ -218,27 +249,22 @@ package enum KeyScanner {
         return text.count
     }
 
-    /// The index just after the `close` that balances the `open` at `start`: a block comment's
-    /// end, or with `skippingLiterals`, an interpolation's, whose literals may hold parentheses.
-    private static func endOfNesting(
-        _ text: [Character], from start: Int, open: String, close: String,
-        skippingLiterals: Bool = false
-    ) -> Int {
+    private static func endOfInterpolation(_ text: [Character], from start: Int) -> Int {
         var depth = 0
         var index = start
         while index < text.count {
-            if skippingLiterals, startsStringLiteral(text, at: index) {
-                index = endOfStringLiteral(text, from: index)
-            } else if text[index...].starts(with: open) {
-                depth += 1
-                index += open.count
-            } else if text[index...].starts(with: close) {
+            switch text[index] {
+            case "(": depth += 1
+            case ")":
                 depth -= 1
-                index += close.count
-                if depth == 0 { return index }
-            } else {
-                index += 1
+                if depth == 0 { return index + 1 }
+            case "\"",
+                "#" where startsRawString(text, at: index):
+                index = endOfStringLiteral(text, from: index)
+                continue
+            default: break
             }
+            index += 1
         }
         return text.count
     }
@@ -249,5 +275,12 @@ package enum KeyScanner {
         let after = index + word.count < code.count ? code[index + word.count] : " "
         return !(before.isLetter || before.isNumber || before == "_")
             && !(after.isLetter || after.isNumber || after == "_")
+    }
+}
+
+extension String {
+    /// The string without the characters at either end for which `trimmed` is true.
+    func trimming(_ trimmed: (Character) -> Bool) -> String {
+        String(drop(while: trimmed).reversed().drop(while: trimmed).reversed())
     }
 }

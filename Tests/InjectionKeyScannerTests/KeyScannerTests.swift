@@ -57,6 +57,19 @@ import Testing
         #expect(names(source) == ["greeting", "raw", "multi", "last"])
     }
 
+    @Test func anUnbalancedBraceOutsideTheExtensionsHidesNoKey() {
+        // Valid Swift whose braces the scanner does not blank: a regex literal and a raw
+        // identifier. Outside `extension Injections`, they must not change what is found.
+        let source = #"""
+            let pattern = /\{/
+            func `opens {`() {}
+            extension Injections {
+                var api: Int { 1 }
+            }
+            """#
+        #expect(names(source) == ["api"])
+    }
+
     @Test func mainActorKeysAreMarkedToRunOnTheMainActor() {
         let source = """
             extension Injections {
