@@ -46,6 +46,7 @@ let package = Package(
             name: "InjectableKitTests",
             dependencies: [
                 "InjectableKit", "InjectableTesting", "CallSiteFixtures", "DemoKit", "TestSupport",
+                "CInjectableAtomics",
             ]),
         // Thread-safe values the test targets share (locks, at the package's floor).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

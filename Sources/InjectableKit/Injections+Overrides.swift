@@ -122,8 +122,11 @@ extension Injections {
     ///   - file: Where the call is, for the report of a test's global change; leave the default.
     ///   - line: The line of the call, likewise.
     public func reset(file: StaticString = #fileID, line: UInt = #line) {
-        let registry = changeOverrides("reset()", file: file, line: line) { $0 = Overrides() }
-        if !registry.isLayer { AutoRegistration.rearm() }
+        changeOverrides("reset()", file: file, line: line) {
+            $0 = Overrides()
+        } then: { registry in
+            if !registry.isLayer { AutoRegistration.rearm() }
+        }
     }
 
     /// Drops one key: its override, the instances scopes cached for it (its own and its
@@ -148,13 +151,16 @@ extension Injections {
     public func reset<Value>(
         _ keyPath: KeyPath<Injections, Value>, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let registry = changeOverrides(
+        changeOverrides(
             "reset(\(KeyNames.describe(keyPath)))",
             refusedAs: "reset(\(KeyNames.describe(keyPath))) at \(file):\(line)",
             file: file, line: line
-        ) { $0.byKey[keyPath] = nil }
-        for scope in Scope.all {
-            registry.storage(for: scope).reset(ownedBy: keyPath)
+        ) {
+            $0.byKey[keyPath] = nil
+        } then: { registry in
+            for scope in Scope.all {
+                registry.storage(for: scope).reset(ownedBy: keyPath)
+            }
         }
     }
 
@@ -231,17 +237,18 @@ extension Injections {
     ///   - file: Where the call is.
     ///   - line: The line of the call.
     ///   - update: Changes the overrides.
-    /// - Returns: The registry changed.
-    @discardableResult
+    ///   - finish: What else the call does with the registry changed, before the report: a
+    ///     report can end an XCTest test (`continueAfterFailure = false`) where it is made.
     private func changeOverrides(
         _ call: @autoclosure () -> String, refusedAs refusal: @autoclosure () -> String? = nil,
-        file: StaticString, line: UInt, _ update: (inout Overrides) -> Void
-    ) -> OverrideRegistry {
+        file: StaticString, line: UInt, _ update: (inout Overrides) -> Void,
+        then finish: (OverrideRegistry) -> Void = { _ in }
+    ) {
         AutoRegistration.ensure()
         let registry = OverrideRegistry.current
         registry.change(refusal() ?? call(), update)
+        finish(registry)
         TestHook.changed(registry, call(), file: file, line: line)
-        return registry
     }
 }
 
