@@ -7,7 +7,8 @@ class Cell: @unchecked Sendable {
     // @unchecked: `storage` is written once, in the subclass's init, before the cell is shared;
     // handing one instance to every caller is what a scope is for, and the registration's
     // author decides whether that instance is thread-safe.
-    let storage: UnsafeMutableRawPointer
+    // NB: @exclusivity(unchecked): written only in an init, before anything reads it.
+    @exclusivity(unchecked) fileprivate(set) final var storage: UnsafeMutableRawPointer
 
     init(storage: UnsafeMutableRawPointer) {
         self.storage = storage
@@ -96,21 +97,28 @@ final class UnownedCell<Value>: Cell, @unchecked Sendable {
 final class ObjectCell: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`; a cell that does not own its instance is read only while the
     // instance is alive, as `UnownedCell` is.
+    // NB: the cell's first stored property of its own, which `storage` points at: the
+    // instance's reference lives in the cell, with no allocation of its own. Owning, the cell
+    // holds a reference it took itself (given back in `deinit`).
+    private unowned(unsafe) let object: AnyObject
     private let owning: Bool
 
     init(_ object: AnyObject, owning: Bool) {
-        let slot = UnsafeMutablePointer<AnyObject>.allocate(capacity: 1)
-        slot.initialize(to: object)
-        // Not owning: give back the retain the copy took.
-        if !owning { Unmanaged.passUnretained(object).release() }
+        self.object = object
+        if owning { _ = Unmanaged.passRetained(object) }
         self.owning = owning
-        super.init(storage: UnsafeMutableRawPointer(slot))
+        // A placeholder: the reference's address is known once `self` is.
+        super.init(storage: UnsafeMutableRawPointer(bitPattern: 0x10).unsafelyUnwrapped)
+        storage =
+            _getUnsafePointerToStoredProperties(self) + MemoryLayout<UnsafeMutableRawPointer>.stride
+        assert(
+            storage.load(as: UnsafeRawPointer.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()),
+            "InjectableKit: an object cell's reference follows the cell's storage pointer")
     }
 
     deinit {
-        let slot = storage.assumingMemoryBound(to: AnyObject.self)
-        if owning { slot.deinitialize(count: 1) }
-        slot.deallocate()
+        if owning { Unmanaged.passUnretained(object).release() }
     }
 
     /// The instance, if the cell owns it.
