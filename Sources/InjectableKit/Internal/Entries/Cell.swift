@@ -8,10 +8,21 @@ class Cell: @unchecked Sendable {
     // handing one instance to every caller is what a scope is for, and the registration's
     // author decides whether that instance is thread-safe.
     // NB: @exclusivity(unchecked): written only in an init, before anything reads it.
-    @exclusivity(unchecked) fileprivate(set) final var storage: UnsafeMutableRawPointer
+    @exclusivity(unchecked) fileprivate(set) final var storage = UnsafeMutableRawPointer(
+        bitPattern: 0x10
+    ).unsafelyUnwrapped  // a placeholder until the subclass's init says where the value is
 
-    init(storage: UnsafeMutableRawPointer) {
-        self.storage = storage
+    /// Points `storage` at the subclass's first stored property, a `Value`: a class's stored
+    /// properties are laid out in declaration order, a subclass's after its superclass's, each
+    /// at its type's alignment. So the value lives in the cell, with no allocation of its own.
+    final func storeInline<Value>(_: Value.Type) {
+        let object = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        // Where `Cell`'s own stored property, `storage`, ends.
+        let end =
+            _getUnsafePointerToStoredProperties(self) - object
+            + MemoryLayout<UnsafeMutableRawPointer>.stride
+        let alignment = MemoryLayout<Value>.alignment
+        storage = object + (end + alignment - 1) / alignment * alignment
     }
 
     /// The value; `Value` must be the type the cell was made with.
@@ -46,16 +57,13 @@ func makeCell<Value>(_ value: Value, unownedObject object: AnyObject? = nil) -> 
 /// A cell that owns its value.
 final class StrongCell<Value>: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`.
-    init(_ value: Value) {
-        let typed = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        typed.initialize(to: value)
-        super.init(storage: UnsafeMutableRawPointer(typed))
-    }
+    // NB: the first stored property of the cell's own, which `storage` points at.
+    private let held: Value
 
-    deinit {
-        let typed = storage.assumingMemoryBound(to: Value.self)
-        typed.deinitialize(count: 1)
-        typed.deallocate()
+    init(_ value: Value) {
+        held = value
+        super.init()
+        storeInline(Value.self)
     }
 
     override var anyValue: Any { value(as: Value.self) }
@@ -79,7 +87,8 @@ final class UnownedCell<Value>: Cell, @unchecked Sendable {
         typed.initialize(to: value)
         // The copy retained `object` once; give that back, so the copy does not own it.
         Unmanaged.passUnretained(object).release()
-        super.init(storage: UnsafeMutableRawPointer(typed))
+        super.init()
+        storage = UnsafeMutableRawPointer(typed)
     }
 
     deinit {
@@ -97,9 +106,8 @@ final class UnownedCell<Value>: Cell, @unchecked Sendable {
 final class ObjectCell: Cell, @unchecked Sendable {
     // @unchecked: see `Cell`; a cell that does not own its instance is read only while the
     // instance is alive, as `UnownedCell` is.
-    // NB: the cell's first stored property of its own, which `storage` points at: the
-    // instance's reference lives in the cell, with no allocation of its own. Owning, the cell
-    // holds a reference it took itself (given back in `deinit`).
+    // NB: the cell's first stored property of its own, which `storage` points at. Owning, the
+    // cell holds a reference it took itself (given back in `deinit`).
     private unowned(unsafe) let object: AnyObject
     private let owning: Bool
 
@@ -107,10 +115,8 @@ final class ObjectCell: Cell, @unchecked Sendable {
         self.object = object
         if owning { _ = Unmanaged.passRetained(object) }
         self.owning = owning
-        // A placeholder: the reference's address is known once `self` is.
-        super.init(storage: UnsafeMutableRawPointer(bitPattern: 0x10).unsafelyUnwrapped)
-        storage =
-            _getUnsafePointerToStoredProperties(self) + MemoryLayout<UnsafeMutableRawPointer>.stride
+        super.init()
+        storeInline(AnyObject.self)
         assert(
             storage.load(as: UnsafeRawPointer.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()),
