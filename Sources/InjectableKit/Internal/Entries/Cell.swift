@@ -22,7 +22,7 @@ class Cell: @unchecked Sendable {
             _getUnsafePointerToStoredProperties(self) - object
             + MemoryLayout<UnsafeMutableRawPointer>.stride
         let alignment = MemoryLayout<Value>.alignment
-        storage = object + (end + alignment - 1) / alignment * alignment
+        storage = object + ((end + alignment - 1) & ~(alignment - 1))  // a power of two
     }
 
     /// The value; `Value` must be the type the cell was made with.
