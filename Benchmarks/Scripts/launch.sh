@@ -2,10 +2,11 @@
 # Instructions for a graph's first resolution in a process, counted by callgrind: what an app
 # pays at launch, once per key and once per edge (a `resolve(\.dependency)` in a getter).
 #
-# Generates two graphs of the same 191 `cached` keys, each node a class built from its
+# Generates three graphs of the same 191 `cached` keys, each node a class built from its
 # dependencies on earlier nodes: a dense one (up to 9 dependencies each, about 1,600 edges, the
-# shape of the published "dependency injection performance in Swift" graph) and a sparse one
-# (up to 3 each, about 560 edges). It resolves each graph's last node once, the first
+# size of the published "dependency injection performance in Swift" graph), a sparse one (up to
+# 3 each, about 560 edges), and a random one (up to 9 each, on earlier nodes chosen by a
+# seeded generator, as the published graph's are). It resolves each graph's last node once, the first
 # resolution in the process, and the same graph wired by hand (each node made once, kept in a
 # dictionary). The process's start-up is measured alone and taken off. Each graph's count is
 # also given per key and per edge (the whole count divided by either, not a split of it: a
@@ -23,13 +24,18 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 nodes=191
 
-# The dependencies of node $1 in graph $2 (dense or sparse), as node numbers.
+# The dependencies of node $1 in graph $2 (dense, sparse or random), as node numbers.
 dependencies() {
     local node=$1 graph=$2 most=9
     if [ "$graph" = sparse ]; then most=3; fi
-    local count=$((node < most ? node : most)) k seen=" "
+    local count=$((node < most ? node : most)) k seen=" " state=$((node + 1))
     for ((k = 0; k < count; k++)); do
         local dependency=$(((node * 7 + k * 31) % node))
+        if [ "$graph" = random ]; then
+            # A seeded generator: any earlier node.
+            state=$(((state * 1103515245 + 12345) % 2147483648))
+            dependency=$((state % node))
+        fi
         case "$seen" in *" $dependency "*) continue ;; esac
         seen="$seen$dependency "
         echo "$dependency"
@@ -76,6 +82,7 @@ generate() {
 }
 generate dense Dense
 generate sparse Sparse
+generate random Random
 
 # 191 keys with no dependencies, each resolved once from a call site of its own: one key's
 # first resolution, with no edge. The same keypath literals made and dropped without resolving
@@ -115,6 +122,7 @@ mkdir -p "$work/Sources/Flat"
 
 mkdir -p "$work/Sources/Launch"
 cat >"$work/Sources/Launch/main.swift" <<'EOF'
+import Random
 import Dense
 import Flat
 import Sparse
@@ -125,11 +133,13 @@ case "dense": withExtendedLifetime(Dense.resolveRoot()) {}
 case "dense-wired": withExtendedLifetime(Dense.Wired.root()) {}
 case "sparse": withExtendedLifetime(Sparse.resolveRoot()) {}
 case "sparse-wired": withExtendedLifetime(Sparse.Wired.root()) {}
+case "random": withExtendedLifetime(Random.resolveRoot()) {}
+case "random-wired": withExtendedLifetime(Random.Wired.root()) {}
 case "flat-warm": warmUp()
 case "flat": warmUp(); resolveAll()
 case "flat-keypaths": warmUp(); keyPathsOnly()
 case "flat-wired": warmUp(); byHand()
-case "edges": print(Dense.edges, Sparse.edges)
+case "edges": print(Dense.edges, Sparse.edges, Random.edges)
 default: break
 }
 EOF
@@ -143,7 +153,8 @@ let package = Package(
         .target(name: "Dense", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
         .target(name: "Sparse", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
         .target(name: "Flat", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
-        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse", "Flat"]),
+        .target(name: "Random", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse", "Random", "Flat"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -160,12 +171,14 @@ collected() {
         valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" 2>&1 |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-read -r dense_edges sparse_edges < <("$binary" edges)
+read -r dense_edges sparse_edges random_edges < <("$binary" edges)
 start=$(collected none)
 dense=$(($(collected dense) - start))
 dense_wired=$(($(collected dense-wired) - start))
 sparse=$(($(collected sparse) - start))
 sparse_wired=$(($(collected sparse-wired) - start))
+random=$(($(collected random) - start))
+random_wired=$(($(collected random-wired) - start))
 echo "| first resolution (instructions) | InjectableKit | by hand | per key | per edge |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 row() {
@@ -173,6 +186,7 @@ row() {
 }
 row dense "$dense_edges" "$dense" "$dense_wired"
 row sparse "$sparse_edges" "$sparse" "$sparse_wired"
+row random "$random_edges" "$random" "$random_wired"
 flat_warm=$(collected flat-warm)
 flat=$(($(collected flat) - flat_warm))
 flat_keypaths=$(($(collected flat-keypaths) - flat_warm))
