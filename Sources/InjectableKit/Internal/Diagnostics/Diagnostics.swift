@@ -120,8 +120,10 @@ enum Diagnostics {
     /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
     /// the layers it is nested in. Call with `lock` locked.
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
-        let serials = layer?.chain.filter(\.isLayer).map(\.serial) ?? []
-        return ([nil] + serials).compactMap { started[$0] }
+        let global = started[nil].map { [$0] } ?? []
+        // The layer's chain is walked only while a layer has a trace or recording of its own.
+        guard let layer, started.count > global.count else { return global }
+        return global + layer.chain.compactMap { $0.isLayer ? started[$0.serial] : nil }
     }
 
     /// The hook at a failure that stops the process (`Failure.stop`): reports a cycle's chain

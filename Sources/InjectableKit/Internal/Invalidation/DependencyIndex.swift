@@ -84,13 +84,13 @@ final class DependencyIndex: @unchecked Sendable {
     ) {
         lock.withLock {
             let serial = dependent.serial
-            let taken =
-                keyRegistries.map { KeyOrType(registry: $0, key: key) }
-                + typeRegistries.map { KeyOrType(registry: $0, type: type) }
-            for source in taken {
+            // NB: one source at a time, not an array of them: this runs on a resolution's path.
+            func take(_ source: KeyOrType) {
                 sources[serial]?.sources.remove(source)
                 Self.remove(serial, at: source, in: &bySource)
             }
+            for registry in keyRegistries { take(KeyOrType(registry: registry, key: key)) }
+            for registry in typeRegistries { take(KeyOrType(registry: registry, type: type)) }
         }
     }
 
