@@ -33,17 +33,14 @@ final class DependencyIndex: @unchecked Sendable {
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64]
     ) -> (keys: UInt64, types: UInt64) {
-        withSources(of: dependent) {
-            let serial = dependent.serial
+        withSources(of: dependent) { record in
             // NB: bits, not arrays of the registries: an array would be allocated for each edge.
             var added: (keys: UInt64, types: UInt64) = (0, 0)
             func add(_ source: KeyOrType, at index: Int, to bits: inout UInt64) {
-                if sources[serial, default: Sources(entry: dependent)].sources.insert(source)
-                    .inserted, index < 64
-                {
-                    bits |= 1 << index
-                }
-                bySource[source, default: []].insert(serial)
+                // Both sides of an edge are added and removed together (see `checkInvariants`).
+                guard record.sources.insert(source).inserted else { return }
+                if index < 64 { bits |= 1 << index }
+                bySource[source, default: []].insert(dependent.serial)
             }
             for (index, registry) in keyRegistries.enumerated() {
                 add(KeyOrType(registry: registry, key: key), at: index, to: &added.keys)
@@ -55,22 +52,26 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with `lock` locked, once `dependent` has its record of sources (made after
-    /// sweeping the index if a sweep is due, see `sweepIfDue`) and is marked as depending on
+    /// Runs `body` with `lock` locked on `dependent`'s record of sources (made after sweeping
+    /// the index if a sweep is due, see `sweepIfDue`), once `dependent` is marked as depending on
     /// something; checks its edges after. What the sweep loaded is released outside the lock.
-    private func withSources<Result>(of dependent: Entry, _ body: () -> Result) -> Result {
+    private func withSources<Result>(
+        of dependent: Entry, _ body: (inout Sources) -> Result
+    ) -> Result {
         var swept: [Entry] = []
         defer { withExtendedLifetime(swept) {} }  // released outside the lock
         return lock.withLock {
-            // NB: not `sources[serial] == nil`, which copies the record (a weak reference and
-            // three sets) to compare it.
-            if sources.index(forKey: dependent.serial) == nil {
+            let serial = dependent.serial
+            // NB: the record is found once and changed in place: each look-up hashes the serial.
+            var index = sources.index(forKey: serial)
+            if index == nil {
                 swept = sweepIfDue()
-                sources[dependent.serial] = Sources(entry: dependent)
+                sources[serial] = Sources(entry: dependent)
+                index = sources.index(forKey: serial)
             }
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
-            defer { checkInvariants(of: dependent.serial) }
-            return body()
+            defer { checkInvariants(of: serial) }
+            return body(&sources.values[index.unsafelyUnwrapped])
         }
     }
 
@@ -97,10 +98,9 @@ final class DependencyIndex: @unchecked Sendable {
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
-        withSources(of: dependent) {
+        withSources(of: dependent) { record in
             entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            sources[dependent.serial, default: Sources(entry: dependent)].entries.insert(
-                entry.serial)
+            guard record.entries.insert(entry.serial).inserted else { return }
             byEntry[entry.serial, default: []].insert(dependent.serial)
         }
     }
