@@ -60,7 +60,7 @@ import Testing
             ) {
                 let index = DependencyIndex()
                 index.sources[7] = DependencyIndex.Sources(
-                    sources: [KeyOrType(registry: 1, key: \Injections.memoryCached)])
+                    sources: [KeyOrType(registry: 1, key: \Injections.memoryCached): 1])
                 index.checkInvariants(of: 7)
             }
             #expect(stopped(result, with: "a key edge in one side only"))

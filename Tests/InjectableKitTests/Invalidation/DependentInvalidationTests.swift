@@ -1,5 +1,6 @@
-import InjectableKit
 import Testing
+
+@testable import InjectableKit
 
 final class Leaf: Sendable {
     let name: String
@@ -23,6 +24,9 @@ extension Injections {
     var middleHolder: Holder { Holder(leaf: resolve(\.scopedLeaf)) }
     var holderOfHolder: Holder { cached(Holder(leaf: resolve(\.middleHolder).leaf)) }
     var unrelatedHolder: Holder { cached(Holder(leaf: Leaf("unrelated"))) }
+    var holderReadingItsLeafManyTimes: Holder {
+        cached(Holder(leaf: (0..<10_000).map { _ in resolve(\.scopedLeaf) }.last!))
+    }
 }
 
 /// Instances cached from a key are dropped with it: a cached parent never keeps a stale child.
@@ -59,6 +63,17 @@ extension GlobalContainerTests {
             #expect(Injections.container.resolve(\.holderOfHolder) === first)
             Injections.Scope.leafScope.reset()
             #expect(Injections.container.resolve(\.holderOfHolder) !== first)
+        }
+
+        @Test func aBuildThatReadsADependencyThousandsOfTimesIsDroppedWithItInBoundedMemory() {
+            let first = Injections.container.resolve(\.holderReadingItsLeafManyTimes)
+            // Each read is an edge record; the index takes them in before they pile up.
+            let logged = Core.shared.dependencies.lock.withLock {
+                Core.shared.dependencies.log.count
+            }
+            #expect(logged < 10_000)
+            Injections.Scope.leafScope.reset()
+            #expect(Injections.container.resolve(\.holderReadingItsLeafManyTimes) !== first)
         }
 
         @Test func instancesNotBuiltFromTheChangedKeyAreKept() {

@@ -9,7 +9,8 @@ extension DependencyIndex {
     func checkInvariants(of serial: UInt64) {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             guard let source = sources[serial] else { return }
-            for edge in source.sources {
+            for (edge, count) in source.sources {
+                precondition(count > 0, "an edge no resolution needs")
                 precondition(
                     bySource[edge]?.contains(serial) == true,
                     "a \(edge.key == nil ? "type" : "key") edge in one side only")

@@ -1,13 +1,34 @@
 /// Which cached instances were built from which keys, types and entries, so that dropping one
 /// drops what was built from it. The rules: `Internal/README.md`, "Dependency edges".
 final class DependencyIndex: @unchecked Sendable {
-    // @unchecked: every dictionary is guarded by `lock`.
+    // @unchecked: every stored property is guarded by `lock`.
 
     /// What one dependent entry was built from: the sources of its edges, for removing them.
+    /// A key or type edge counts the resolutions of the build that need it, so that one whose
+    /// override hides a registry takes back its own edge there, and no other's.
     struct Sources {
         weak var entry: Entry?
-        var sources: Set<KeyOrType> = []
+        var sources: [KeyOrType: Int] = [:]
         var entries: Set<UInt64> = []
+    }
+
+    /// An edge recorded and not yet in the tables (see `log`).
+    struct Logged {
+        /// Not retained, so that the log keeps no entry alive. Safe: an entry is marked as a
+        /// dependent before it is logged, so its deinit folds the log (`forget`) before its
+        /// memory goes, and until then waits for the lock that every fold holds.
+        unowned(unsafe) let dependent: Entry
+        let edge: Edge
+    }
+
+    enum Edge {
+        /// The key and type of a resolution, in the registries that can change it; `count` is 1
+        /// to record the edges, -1 to take them back.
+        case keys(
+            AnyKeyPath, ObjectIdentifier, keyRegistries: [UInt64], typeRegistries: [UInt64],
+            count: Int)
+        /// The serial number of an entry read.
+        case entry(UInt64)
     }
 
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
@@ -15,93 +36,96 @@ final class DependencyIndex: @unchecked Sendable {
     @exclusivity(unchecked) var bySource: [KeyOrType: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
+    /// The edges recorded since the tables were last asked, in order: a build appends its
+    /// edges here, and the next question (a drop, a change, an entry's forgetting) folds them
+    /// into the tables first, so that builds nothing asks about (a process's first ones) hash
+    /// nothing.
+    @exclusivity(unchecked) var log: [Logged] = []
 
-    /// How many dependents the index may hold before it next looks for freed ones.
-    @exclusivity(unchecked) private var sweepAt = 1024
+    /// How long the log may grow before a record folds it: a build that resolves in a loop
+    /// records the same edges again and again.
+    private static let logLimit = 4096
 
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
-    /// of `typeRegistries` can change.
-    ///
-    /// - Returns: Which registries (bit `i` for the `i`th of `keyRegistries`, and of
-    ///   `typeRegistries`, up to 64) this call added a key edge, and a type edge, for (the others
-    ///   were there already), for ``unrecord(_:key:type:keyRegistries:typeRegistries:)``. A
-    ///   registry past the 64th is never marked, so its edge is never taken back: at worst a
-    ///   change drops more.
-    @discardableResult
+    /// of `typeRegistries` can change; with `count` -1, takes back what such a record added
+    /// (for the registries an override found before them hides: their changes cannot affect
+    /// this resolution).
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
-        typeRegistries: [UInt64]
-    ) -> (keys: UInt64, types: UInt64) {
-        withSources(of: dependent) { record in
-            // NB: bits, not arrays of the registries: an array would be allocated for each edge.
-            var added: (keys: UInt64, types: UInt64) = (0, 0)
-            func add(_ source: KeyOrType, at index: Int, to bits: inout UInt64) {
-                // Both sides of an edge are added and removed together (see `checkInvariants`).
-                guard record.sources.insert(source).inserted else { return }
-                if index < 64 { bits |= 1 << index }
-                bySource[source, default: []].insert(dependent.serial)
-            }
-            for (index, registry) in keyRegistries.enumerated() {
-                add(KeyOrType(registry: registry, key: key), at: index, to: &added.keys)
-            }
-            for (index, registry) in typeRegistries.enumerated() {
-                add(KeyOrType(registry: registry, type: type), at: index, to: &added.types)
-            }
-            return added
-        }
-    }
-
-    /// Runs `body` with `lock` locked on `dependent`'s record of sources (made after sweeping
-    /// the index if a sweep is due, see `sweepIfDue`), once `dependent` is marked as depending on
-    /// something; checks its edges after. What the sweep loaded is released outside the lock.
-    private func withSources<Result>(
-        of dependent: Entry, _ body: (inout Sources) -> Result
-    ) -> Result {
-        var swept: [Entry] = []
-        defer { withExtendedLifetime(swept) {} }  // released outside the lock
-        return lock.withLock {
-            let serial = dependent.serial
-            // NB: the record is found once and changed in place: each look-up hashes the serial.
-            var index = sources.index(forKey: serial)
-            if index == nil {
-                swept = sweepIfDue()
-                sources[serial] = Sources(entry: dependent)
-                index = sources.index(forKey: serial)
-            }
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
-            defer { checkInvariants(of: serial) }
-            return body(&sources.values[index.unsafelyUnwrapped])
-        }
-    }
-
-    /// Takes back edges that ``record(_:key:type:keyRegistries:typeRegistries:)`` added, for
-    /// the registries an override found before them hides: their changes cannot affect this
-    /// resolution. Only edges that call added: the same type may stand for another key the
-    /// build resolved.
-    func unrecord(
-        _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
-        typeRegistries: [UInt64]
+        typeRegistries: [UInt64], count: Int = 1
     ) {
-        lock.withLock {
-            let serial = dependent.serial
-            // NB: one source at a time, not an array of them: this runs on a resolution's path.
-            func take(_ source: KeyOrType) {
-                sources[serial]?.sources.remove(source)
-                Self.remove(serial, at: source, in: &bySource)
-            }
-            for registry in keyRegistries { take(KeyOrType(registry: registry, key: key)) }
-            for registry in typeRegistries { take(KeyOrType(registry: registry, type: type)) }
-        }
+        append(
+            .keys(
+                key, type, keyRegistries: keyRegistries, typeRegistries: typeRegistries,
+                count: count), for: dependent)
     }
 
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
-        withSources(of: dependent) { record in
-            entry.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            guard record.entries.insert(entry.serial).inserted else { return }
-            byEntry[entry.serial, default: []].insert(dependent.serial)
+        append(.entry(entry.serial), for: dependent, source: entry)
+    }
+
+    /// Logs `edge`, once `dependent` (and `source`, the entry it reads, if any) is marked as
+    /// having edges.
+    private func append(_ edge: Edge, for dependent: Entry, source: Entry? = nil) {
+        lock.withLock {
+            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            source?.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
+            log.append(Logged(dependent: dependent, edge: edge))
+            if log.count >= Self.logLimit { fold() }
+        }
+    }
+
+    /// Moves the log's edges into the tables, in order. Call with `lock` locked.
+    func fold() {
+        for logged in log {
+            let serial = logged.dependent.serial
+            // NB: the record is found once and changed in place: each look-up hashes the serial.
+            var index = sources.index(forKey: serial)
+            if index == nil {
+                // A dependent whose deinit has begun (and waits for the lock) is loaded as nil.
+                sources[serial] = Sources(entry: logged.dependent)
+                index = sources.index(forKey: serial)
+            }
+            let at = index.unsafelyUnwrapped
+            switch logged.edge {
+            case .entry(let source):
+                // Both sides of an edge are added and removed together (see `checkInvariants`).
+                if sources.values[at].entries.insert(source).inserted {
+                    byEntry[source, default: []].insert(serial)
+                }
+            case .keys(let key, let type, let keyRegistries, let typeRegistries, let count):
+                for registry in keyRegistries {
+                    change(KeyOrType(registry: registry, key: key), by: count, of: serial, at: at)
+                }
+                for registry in typeRegistries {
+                    change(
+                        KeyOrType(registry: registry, type: type), by: count, of: serial, at: at)
+                }
+            }
+            checkInvariants(of: serial)
+        }
+        log = []
+    }
+
+    /// Counts `count` more resolutions that need the edge from `source` of the dependent
+    /// numbered `serial`, whose record is at `index`. Call with `lock` locked.
+    private func change(
+        _ source: KeyOrType, by count: Int, of serial: UInt64, at index: [UInt64: Sources].Index
+    ) {
+        func adding(_ count: Int, to value: inout Int) -> Int {
+            value += count
+            return value
+        }
+        let now = adding(count, to: &sources.values[index].sources[source, default: 0])
+        assert(now >= 0, "an edge taken back more often than recorded")
+        if now <= 0 {
+            sources.values[index].sources[source] = nil
+            Self.remove(serial, at: source, in: &bySource)
+        } else if now == count {
+            bySource[source, default: []].insert(serial)
         }
     }
 
@@ -113,6 +137,8 @@ final class DependencyIndex: @unchecked Sendable {
         // and at worst drops its entry once more than needed.
         guard entry.edgeFlags.loadAcquiring() & mask != 0 else { return }
         lock.withLock {
+            // The log may name the entry (see `Logged`).
+            fold()
             entry.edgeFlags.clearBitsRelaxed(mask)
             remove(entry.serial, asSource: asSource)
         }
@@ -122,32 +148,11 @@ final class DependencyIndex: @unchecked Sendable {
     private func remove(_ serial: UInt64, asSource: Bool) {
         if asSource { byEntry[serial] = nil }
         guard let gone = sources.removeValue(forKey: serial) else { return }
-        for source in gone.sources { Self.remove(serial, at: source, in: &bySource) }
+        for source in gone.sources.keys { Self.remove(serial, at: source, in: &bySource) }
         for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
         sources.shrinkIfSparse()
         bySource.shrinkIfSparse()
         byEntry.shrinkIfSparse()
-    }
-
-    /// Forgets the dependents that no longer exist (a layer's entries, gone with the layer; an
-    /// argument entry its scope forgot), once their number has doubled since the last sweep.
-    /// Call with `lock` locked.
-    ///
-    /// Entries forget themselves in `deinit`; this catches any that did not (a flag not yet
-    /// visible to the deinit's thread).
-    ///
-    /// - Returns: The entries it loaded, for the caller to release once it holds no lock (a weak
-    ///   load can leave the last reference here).
-    private func sweepIfDue() -> [Entry] {
-        guard sources.count >= sweepAt else { return [] }
-        var alive: [Entry] = []
-        var gone: [UInt64] = []
-        for (serial, source) in sources {
-            if let entry = source.entry { alive.append(entry) } else { gone.append(serial) }
-        }
-        for serial in gone { remove(serial, asSource: true) }
-        sweepAt = max(1024, sources.count * 2)
-        return alive
     }
 
     private static func remove<Key: Hashable>(
@@ -216,6 +221,7 @@ final class DependencyIndex: @unchecked Sendable {
             keys.map { KeyOrType(registry: registry, key: $0) }
             + types.map { KeyOrType(registry: registry, type: $0) }
         return lock.withLock {
+            fold()
             var serials: Set<UInt64> = []
             for source in changed { serials.formUnion(bySource[source] ?? []) }
             return serials.compactMap { sources[$0]?.entry }
@@ -228,7 +234,8 @@ final class DependencyIndex: @unchecked Sendable {
             return []
         }
         return lock.withLock {
-            (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
+            fold()
+            return (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
         }
     }
 }

@@ -129,9 +129,8 @@ extension Resolver {
             thread.frames.last?.isOutsideHelpers == true ? thread.frames.count - 1 : nil
         }
         let chain = building != nil || reading != nil ? registry.serials : []
-        var added: (keys: UInt64, types: UInt64) = (0, 0)
         if let building {
-            added = Core.shared.dependencies.record(
+            Core.shared.dependencies.record(
                 building, key: keyPath, type: type, keyRegistries: chain, typeRegistries: chain)
         }
         // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
@@ -156,15 +155,11 @@ extension Resolver {
             if byKey { keyRegistries = Array(chain[...index]) }
             typeRegistries = byKey ? [] : Array(chain[...index])
             if let building {
-                // The registries from `start` on that this call added an edge for.
-                func taken(_ bits: UInt64, from start: Int) -> [UInt64] {
-                    (start..<max(start, min(chain.count, 64))).filter { bits & (1 << $0) != 0 }
-                        .map { chain[$0] }
-                }
-                Core.shared.dependencies.unrecord(
-                    building, key: keyPath, type: type,
-                    keyRegistries: byKey ? taken(added.keys, from: index + 1) : [],
-                    typeRegistries: taken(added.types, from: byKey ? 0 : index + 1))
+                // Takes back what this lookup recorded where the override hides the rest.
+                let beneath = Array(chain[(index + 1)...])
+                Core.shared.dependencies.record(
+                    building, key: keyPath, type: type, keyRegistries: byKey ? beneath : [],
+                    typeRegistries: byKey ? chain : beneath, count: -1)
             }
         }
         if let thread, let reading {
