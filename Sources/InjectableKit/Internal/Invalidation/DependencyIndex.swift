@@ -62,6 +62,7 @@ final class DependencyIndex: @unchecked Sendable {
     }
 
     /// Records that `dependent`'s instance is being built from `entry`'s instance.
+    @inline(never)  // as `append`
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
         append(.entry(entry.serial), for: dependent, source: entry)
@@ -69,6 +70,8 @@ final class DependencyIndex: @unchecked Sendable {
 
     /// Logs `edge`, once `dependent` (and `source`, the entry it reads, if any) is marked as
     /// having edges.
+    // NB: not inlined into the resolution paths, which record only while a build runs.
+    @inline(never)
     private func append(_ edge: Edge, for dependent: Entry, source: Entry? = nil) {
         lock.withLock {
             dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
@@ -107,7 +110,8 @@ final class DependencyIndex: @unchecked Sendable {
             }
             checkInvariants(of: serial)
         }
-        log = []
+        // Its storage is kept while small: the next build logs again.
+        log.removeAll(keepingCapacity: log.count <= 64)
     }
 
     /// Counts `count` more resolutions that need the edge from `source` of the dependent

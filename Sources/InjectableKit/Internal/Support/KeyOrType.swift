@@ -11,22 +11,14 @@ struct KeyOrType: Hashable {
     /// The key; `nil` for a type.
     let key: AnyKeyPath?
     let type: ObjectIdentifier?
-    /// The key's or the type's hash, with the registry's serial mixed in.
     private let hash: Int
 
     init(registry: UInt64 = 0, key: AnyKeyPath) {
-        (self.registry, self.key, type) = (registry, key, nil)
-        hash = Self.mixing(key.hashValue, registry)
+        (self.registry, self.key, type, hash) = (registry, key, nil, key.hashValue)
     }
 
     init(registry: UInt64, type: ObjectIdentifier) {
-        (self.registry, key, self.type) = (registry, nil, type)
-        hash = Self.mixing(type.hashValue, registry)
-    }
-
-    /// One word for the hasher to take, rather than two: each word it takes costs a round.
-    private static func mixing(_ hash: Int, _ registry: UInt64) -> Int {
-        hash ^ Int(truncatingIfNeeded: registry &* 0x9E37_79B9_7F4A_7C15)
+        (self.registry, key, self.type, hash) = (registry, nil, type, type.hashValue)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -35,6 +27,7 @@ struct KeyOrType: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(hash)
+        // One word rather than two: each word the hasher takes costs it a round.
+        hasher.combine(hash ^ Int(truncatingIfNeeded: registry &* 0x9E37_79B9_7F4A_7C15))
     }
 }
