@@ -107,10 +107,7 @@ final class OverrideRegistry: @unchecked Sendable {
 
     /// The registries a resolution here consults, in order: this one, its enclosing layers,
     /// and the global registry.
-    var chain: [OverrideRegistry] {
-        guard let beneath else { return [self] }
-        return [self] + beneath.chain
-    }
+    var chain: [OverrideRegistry] { Array(sequence(first: self) { $0.beneath }) }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
     func overrides(key: AnyKeyPath?, type: ObjectIdentifier?) -> Bool {
@@ -151,24 +148,20 @@ final class OverrideRegistry: @unchecked Sendable {
         var replacedType = false
         var firstType: (registry: OverrideRegistry, override: AnyOverride)?
         var typeAfterReplaced: (registry: OverrideRegistry, override: AnyOverride)?
-        var registry: OverrideRegistry? = self
-        while let here = registry {
-            if !here.isEmpty {
-                let (key, typed) = here.overrides(for: keyPath, type: type)
-                if let key {
-                    if pastKeys {
-                        (servedBy, byKey) = (here, true)
-                        return unsafeDowncast(key, to: Override<Value>.self)
-                    }
-                    if key === replaced { pastKeys = true }
+        for here in sequence(first: self, next: { $0.beneath }) where !here.isEmpty {
+            let (key, typed) = here.overrides(for: keyPath, type: type)
+            if let key {
+                if pastKeys {
+                    (servedBy, byKey) = (here, true)
+                    return unsafeDowncast(key, to: Override<Value>.self)
                 }
-                if let typed {
-                    if firstType == nil { firstType = (here, typed) }
-                    if replacedType, typeAfterReplaced == nil { typeAfterReplaced = (here, typed) }
-                    if typed === replaced { replacedType = true }
-                }
+                if key === replaced { pastKeys = true }
             }
-            registry = here.beneath
+            if let typed {
+                if firstType == nil { firstType = (here, typed) }
+                if replacedType, typeAfterReplaced == nil { typeAfterReplaced = (here, typed) }
+                if typed === replaced { replacedType = true }
+            }
         }
         guard let forType = pastKeys ? firstType : typeAfterReplaced else { return nil }
         (servedBy, byKey) = (forType.registry, false)
