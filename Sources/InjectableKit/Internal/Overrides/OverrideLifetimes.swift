@@ -19,24 +19,22 @@ struct Placement {
 /// resolved them there: it is warned about once.
 /// See Internal/README.md, "Overrides keep their key's lifetime".
 enum OverrideLifetimes {
-    /// Where a key keeps its instance: the placement of its getter's first scope helper, or
-    /// none (a getter without a helper makes a value each time). A class, so that handing one
-    /// out is one retain.
-    final class Learned: @unchecked Sendable {
-        // @unchecked: immutable.
-        let placement: Placement?
-        init(_ placement: Placement?) { self.placement = placement }
-    }
+    /// What a key's probe found, which every override of the key then uses: the probe itself,
+    /// once its thread has ended.
+    typealias Learned = Probe
 
     /// The token a probed getter is handed: no frame has it (its frame index would be 65,534).
     static let probeToken = UInt64.max
 
-    /// What a probe found, written by its thread before it ends and read by the thread that
-    /// waited for it.
+    /// What a probe found, written by its thread before it ends and read, once it has ended,
+    /// by the thread that waited for it and, through the table, by every later resolution:
+    /// where the key keeps its instance (the placement of its getter's first scope helper, or
+    /// none: a getter without a helper makes a value each time). A class, so that handing one
+    /// out is one retain.
     class Probe: @unchecked Sendable {
         // @unchecked: written by the probe's thread only, and read after `pthread_join`.
-        fileprivate var placement: Placement?
-        var resolvedOthers = false
+        final fileprivate(set) var placement: Placement?
+        final var resolvedOthers = false
 
         /// Runs the getter, with `probeToken`.
         fileprivate func run() {}
@@ -93,10 +91,9 @@ enum OverrideLifetimes {
                 return nil
             }, Unmanaged.passUnretained(probe).toOpaque())
         guard status == 0 else { return nil }
-        let learned = Learned(probe.placement)
         let first = table.lock.withLock {
             guard table.learned.count < limit else { return true }
-            return table.learned.updateValue(learned, forKey: keyPath) == nil
+            return table.learned.updateValue(probe, forKey: keyPath) == nil
         }
         if first, probe.resolvedOthers {
             let warning =
@@ -106,7 +103,7 @@ enum OverrideLifetimes {
                 + "(`cached(Service(resolve(\\.other)))`).\n"
             FileHandle.standardError.write(Data(warning.utf8))
         }
-        return learned
+        return probe
     }
 
     /// Called by every scope helper (and `liveOnly`, `contributions(to:)`, helpers that keep

@@ -107,10 +107,7 @@ final class OverrideRegistry: @unchecked Sendable {
 
     /// The registries a resolution here consults, in order: this one, its enclosing layers,
     /// and the global registry.
-    var chain: [OverrideRegistry] {
-        guard let beneath else { return [self] }
-        return [self] + beneath.chain
-    }
+    var chain: [OverrideRegistry] { Array(sequence(first: self) { $0.beneath }) }
 
     /// Whether this registry overrides `key` itself or keys of `type`.
     func overrides(key: AnyKeyPath?, type: ObjectIdentifier?) -> Bool {
@@ -151,24 +148,20 @@ final class OverrideRegistry: @unchecked Sendable {
         var replacedType = false
         var firstType: (registry: OverrideRegistry, override: AnyOverride)?
         var typeAfterReplaced: (registry: OverrideRegistry, override: AnyOverride)?
-        var registry: OverrideRegistry? = self
-        while let here = registry {
-            if !here.isEmpty {
-                let (key, typed) = here.overrides(for: keyPath, type: type)
-                if let key {
-                    if pastKeys {
-                        (servedBy, byKey) = (here, true)
-                        return unsafeDowncast(key, to: Override<Value>.self)
-                    }
-                    if key === replaced { pastKeys = true }
+        for here in sequence(first: self, next: { $0.beneath }) where !here.isEmpty {
+            let (key, typed) = here.overrides(for: keyPath, type: type)
+            if let key {
+                if pastKeys {
+                    (servedBy, byKey) = (here, true)
+                    return unsafeDowncast(key, to: Override<Value>.self)
                 }
-                if let typed {
-                    if firstType == nil { firstType = (here, typed) }
-                    if replacedType, typeAfterReplaced == nil { typeAfterReplaced = (here, typed) }
-                    if typed === replaced { replacedType = true }
-                }
+                if key === replaced { pastKeys = true }
             }
-            registry = here.beneath
+            if let typed {
+                if firstType == nil { firstType = (here, typed) }
+                if replacedType, typeAfterReplaced == nil { typeAfterReplaced = (here, typed) }
+                if typed === replaced { replacedType = true }
+            }
         }
         guard let forType = pastKeys ? firstType : typeAfterReplaced else { return nil }
         (servedBy, byKey) = (forType.registry, false)
@@ -209,21 +202,17 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// The caches a change here may have to clear: this registry's, and those of the layers
-    /// beneath it that consult it, each with the keys and types the change reaches there (a
-    /// layer's own override, or one between it and this registry, hides this one's).
-    private func reachedStorages(
+    /// The entries a change of the overrides of `affected` reaches (`isReached`), and the caches
+    /// it looked in: this registry's, and those of the layers beneath it that consult it, each
+    /// with the keys and types the change reaches there (a layer's own override, or one between
+    /// it and this registry, hides this one's).
+    private func reachedEntries(
         _ affected: (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>),
-        layers: [OverrideRegistry]
-    ) -> [(
-        storages: [ScopeStorage], keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
-        closer: [OverrideRegistry]
-    )] {
-        // This registry's own caches (its lock is held).
-        let own = isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
-        var reached = [(own, affected.keys, affected.types, [OverrideRegistry]())]
-        for layer in layers where layer !== self {
-            let chain = layer.chain
+        removed: Set<ObjectIdentifier>, layers: [OverrideRegistry]
+    ) -> (entries: [Entry], storages: [ScopeStorage]) {
+        var reached: (entries: [Entry], storages: [ScopeStorage]) = ([], [])
+        for registry in [self] + layers.filter({ $0 !== self }) {
+            let chain = registry.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
             let closer = chain[..<depth]
             // A closer override for the key hides a change of the key's; one for its type
@@ -235,8 +224,18 @@ final class OverrideRegistry: @unchecked Sendable {
                 !closer.contains { $0.overrides(key: nil, type: type) }
             }
             guard !keys.isEmpty || !types.isEmpty else { continue }
-            reached.append(
-                (layer.lock.withLock { Array(layer.storages.values) }, keys, types, Array(closer)))
+            // This registry's own caches are read under its lock, which is held.
+            let storages =
+                registry !== self
+                ? registry.lock.withLock { Array(registry.storages.values) }
+                : isLayer ? Array(storages.values) : Injections.Scope.all.map(\.storage)
+            reached.storages += storages
+            for storage in storages {
+                reached.entries += storage.entries { entry in
+                    Self.isReached(
+                        entry, keys: keys, types: types, closer: closer, removed: removed)
+                }
+            }
         }
         return reached
     }
@@ -322,17 +321,8 @@ final class OverrideRegistry: @unchecked Sendable {
             }
             let removed = Set(before.all.map(ObjectIdentifier.init)).subtracting(
                 current.all.map(ObjectIdentifier.init))
-            var roots: [Entry] = []
-            var storagesReached: [ScopeStorage] = []
-            for (storages, keys, types, closer) in reachedStorages(affected, layers: layers) {
-                for storage in storages {
-                    storagesReached.append(storage)
-                    roots += storage.entries { entry in
-                        Self.isReached(
-                            entry, keys: keys, types: types, closer: closer, removed: removed)
-                    }
-                }
-            }
+            let (roots, storagesReached) = reachedEntries(
+                affected, removed: removed, layers: layers)
             // And what was built from them or from this registry's state, in any scope.
             let invalidated = Core.shared.dependencies.invalidate(
                 roots: roots, keys: affected.keys, types: affected.types, in: serial)
@@ -343,18 +333,14 @@ final class OverrideRegistry: @unchecked Sendable {
             // `ScopeStorage.mayForget`).
             let dropped = (roots + invalidated.entries).filter(ScopeStorage.mayForget)
             let droppedIDs = Set(dropped.map(ObjectIdentifier.init))
-            for storage in storagesReached {
-                if !removed.isEmpty {
-                    released.append(
-                        storage.forgetEntries { entry in
-                            droppedIDs.contains(ObjectIdentifier(entry))
-                                || entry.key.override.map {
-                                    removed.contains(ObjectIdentifier($0))
-                                } ?? false
-                        })
-                } else if !dropped.isEmpty {
-                    released.append(storage.forgetEntries(among: dropped) { _ in true })
-                }
+            for storage in storagesReached where !removed.isEmpty || !dropped.isEmpty {
+                // Without a removed override, only the dropped entries can match.
+                released.append(
+                    storage.forgetEntries(among: removed.isEmpty ? dropped : nil) { entry in
+                        droppedIDs.contains(ObjectIdentifier(entry))
+                            || entry.key.override.map { removed.contains(ObjectIdentifier($0)) }
+                                ?? false
+                    })
             }
             // Memo slots describe the global registry; a layer's resolutions never use them.
             // Boxes are emptied after the generation moved, and before a resolution can look
@@ -379,7 +365,7 @@ final class OverrideRegistry: @unchecked Sendable {
     /// own override, which wins over a closer one for its type.
     private static func isReached(
         _ entry: Entry, keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
-        closer: [OverrideRegistry], removed: Set<ObjectIdentifier>
+        closer: ArraySlice<OverrideRegistry>, removed: Set<ObjectIdentifier>
     ) -> Bool {
         if let override = entry.key.override, removed.contains(ObjectIdentifier(override)) {
             return true
@@ -388,8 +374,6 @@ final class OverrideRegistry: @unchecked Sendable {
         let declared = ObjectIdentifier(Swift.type(of: owner).valueType)
         let byKey = keys.contains(owner)
         guard byKey || types.contains(declared) else { return false }
-        guard !closer.isEmpty else { return true }
         return !closer.contains { $0.overrides(key: owner, type: byKey ? nil : declared) }
     }
-
 }
