@@ -36,13 +36,12 @@ extension Injections {
         let edges: [Edge]
 
         init(nodes: [Node], edges: [Edge]) {
-            var nodes = nodes
-            let index = Dictionary(
-                nodes.indices.map { (nodes[$0].key, $0) }, uniquingKeysWith: { first, _ in first })
-            for edge in edges {
-                if let from = index[edge.from] { nodes[from].dependencies.append(edge.to) }
+            let dependencies = Dictionary(grouping: edges, by: \.from)
+            self.nodes = nodes.map { node in
+                var node = node
+                node.dependencies = dependencies[node.key, default: []].map(\.to)
+                return node
             }
-            self.nodes = nodes
             self.edges = edges
         }
 

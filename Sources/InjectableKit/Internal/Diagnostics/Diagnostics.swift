@@ -71,13 +71,12 @@ enum Diagnostics {
         let parent = thread.frames.last
         if active {
             let node = Injections.DependencyGraph.Node(
-                key: Failure.name(of: frame), scope: frame.scope?.name ?? "unique",
+                key: Failure.name(of: frame), scope: (frame.scope ?? .unique).name,
                 overridden: frame.servedByOverride)
             let event = Injections.TraceEvent.resolved(
                 key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,
                 overridden: frame.servedByOverride, depth: frame.depth - 1)
-            let found = lock.withLock { sinks(in: frame.layer) }
-            for sinks in found {
+            for sinks in sinks(in: frame.layer) {
                 sinks.recorder?.add(node, from: parent.map(Failure.name(of:)))
                 sinks.tracer?(event)
             }
@@ -118,12 +117,14 @@ enum Diagnostics {
     }
 
     /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
-    /// the layers it is nested in. Call with `lock` locked.
+    /// the layers it is nested in.
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
-        let global = started[nil].map { [$0] } ?? []
-        // The layer's chain is walked only while a layer has a trace or recording of its own.
-        guard let layer, started.count > global.count else { return global }
-        return global + layer.chain.compactMap { $0.isLayer ? started[$0.serial] : nil }
+        lock.withLock {
+            let global = started[nil].map { [$0] } ?? []
+            // The layer's chain is walked only while a layer has a trace or recording of its own.
+            guard let layer, started.count > global.count else { return global }
+            return global + layer.chain.compactMap { $0.isLayer ? started[$0.serial] : nil }
+        }
     }
 
     /// The hook at a failure that stops the process (`Failure.stop`): reports a cycle's chain
@@ -132,9 +133,7 @@ enum Diagnostics {
     /// need not go on.
     static func stopping(_ message: String, cycle names: [String]?) {
         if let names, active {
-            let layer = Layers.current
-            let found = lock.withLock { sinks(in: layer) }
-            for sinks in found { sinks.tracer?(.cycle(names)) }
+            for sinks in sinks(in: Layers.current) { sinks.tracer?(.cycle(names)) }
         }
         if let verification = ThreadState.current.verification, verification.parksOnStop {
             verification.stop(message, isCycle: names != nil)

@@ -17,10 +17,7 @@ enum Failure {
     /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
     /// cycle through keypaths made at run time (each one a new object).
     static func tooDeep(_ frames: [Frame], depth: Int) -> Never {
-        let names = frames.suffix(12).map(name(of:))
-        stop(
-            "InjectableKit: resolutions nested \(depth) deep; a dependency cycle? "
-                + "Innermost: \(chain(names)). \(advice)")
+        stopNested("resolutions nested \(depth) deep", innermost: frames.suffix(12).map(name(of:)))
     }
 
     /// A scope helper is reached again while it is constructing its own instance, on one
@@ -108,9 +105,15 @@ enum Failure {
         let unscoped =
             build.unscopedDepth == build.depth
             ? "" : " (\(build.unscopedDepth) of them of registrations without a scope)"
-        stop(
-            "InjectableKit: asynchronous constructions nested \(build.depth) deep\(unscoped); a "
-                + "dependency cycle? Innermost: \(chain(innermost(build))). \(advice)")
+        stopNested(
+            "asynchronous constructions nested \(build.depth) deep\(unscoped)",
+            innermost: innermost(build))
+    }
+
+    /// Stops for resolutions or constructions nested so deep (`nesting`) that they can only be
+    /// a cycle, naming the `innermost` of them.
+    private static func stopNested(_ nesting: String, innermost names: [String]) -> Never {
+        stop("InjectableKit: \(nesting); a dependency cycle? Innermost: \(chain(names)). \(advice)")
     }
 
     /// Constructions nested deeper than `AsyncBuild.depthLimit`, most of them of wrappers a
@@ -126,13 +129,7 @@ enum Failure {
 
     /// The names of the 12 innermost constructions down to `build`, outermost first.
     private static func innermost(_ build: AsyncBuild) -> [String] {
-        var names: [String] = []
-        var next: AsyncBuild? = build
-        while let current = next, names.count < 12 {
-            names.insert("\\.\(current.name)", at: 0)
-            next = current.parent
-        }
-        return names
+        sequence(first: build, next: \.parent).prefix(12).map { "\\.\($0.name)" }.reversed()
     }
 
     /// A getter called a second scope helper after its first had returned: the key would be

@@ -7,11 +7,9 @@ final class VerificationRun: @unchecked Sendable {
     // @unchecked: the mutable state is guarded by `lock`; `done` is thread-safe.
     private struct Node {
         var name: String
-        /// `nil`: no scope helper, unique.
-        var scope: Injections.Scope?
+        /// `Scope.unique` where the resolution called no scope helper.
+        var scope: Injections.Scope
         var holdsObject: Bool
-
-        var scopeName: String { scope?.name ?? "unique" }
     }
 
     private let lock = Lock(rank: .recording)
@@ -34,7 +32,8 @@ final class VerificationRun: @unchecked Sendable {
     /// Records a finished resolution on this run's thread, its edge from `parent`, and whether
     /// what it returned holds a class instance.
     func resolved(_ frame: Frame, parent: Frame?, holdsObject: Bool) {
-        let node = Node(name: Failure.name(of: frame), scope: frame.scope, holdsObject: holdsObject)
+        let node = Node(
+            name: Failure.name(of: frame), scope: frame.scope ?? .unique, holdsObject: holdsObject)
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }
@@ -111,17 +110,17 @@ final class VerificationRun: @unchecked Sendable {
     /// A long-lived instance (cached, application, a custom cached scope) holding a shorter-lived
     /// class instance (unique, graph, shared) keeps it past the life its registration gives it.
     private static func mismatch(parent: Node, child: Node) -> String? {
-        guard [.cached, .application].contains(parent.scope?.kind), child.holdsObject else {
+        guard [.cached, .application].contains(parent.scope.kind), child.holdsObject else {
             return nil
         }
         let lifetime: String
-        switch child.scope?.kind {
-        case nil, .unique: lifetime = "a new instance on every resolution"
+        switch child.scope.kind {
+        case .unique: lifetime = "a new instance on every resolution"
         case .graph: lifetime = "one instance per resolution"
         case .shared: lifetime = "an instance that lives while something holds it"
         case .cached, .application: return nil
         }
-        return "\(parent.name) (\(parent.scopeName)) holds \(child.name) (\(child.scopeName)), "
+        return "\(parent.name) (\(parent.scope.name)) holds \(child.name) (\(child.scope.name)), "
             + "\(lifetime), and keeps the one it was built with as long as it lives"
     }
 }
