@@ -98,16 +98,16 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
     /// - Throws: What the construction threw, if it failed.
     public func value() async throws(Failure) -> Value {
         let (task, construction): (Construction, AsyncBuild)
-        lock.lock()
+        lock.word.lock()
         switch state {
         case .built(let value):
-            lock.unlock()
+            lock.word.unlock()
             return value
         case .building(let running, let build, _):
             (task, construction) = (running, build)
         case .idle(let ticket):
             if ticket != nil, Injections.container.isSealed {
-                lock.unlock()
+                lock.word.unlock()
                 // The construction would run in a layer made before `seal()`, and so could
                 // build from its overrides: refused, as a lazy wrapper's first read there is.
                 // Module-qualified: inside this type, `Failure` is the error type.
@@ -119,7 +119,7 @@ public final class AsyncInjection<Value: Sendable, Failure: Error>: @unchecked S
             task = start(construction, in: ticket)
             state = .building(task, construction, ticket)
         }
-        lock.unlock()
+        lock.word.unlock()
 
         let waiter = AsyncBuild.current
         construction.beginWait(by: waiter)

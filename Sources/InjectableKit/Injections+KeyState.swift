@@ -28,10 +28,8 @@ extension Injections {
     /// - Returns: Whether an override applies.
     public func isOverridden<Value>(_ keyPath: KeyPath<Injections, Value>) -> Bool {
         AutoRegistration.ensure()
-        var servedBy: OverrideRegistry?
-        var byKey = false
-        return OverrideRegistry.current.override(for: keyPath, servedBy: &servedBy, byKey: &byKey)
-            != nil
+        let type = ObjectIdentifier(Value.self)
+        return OverrideRegistry.current.chain.contains { $0.overrides(key: keyPath, type: type) }
     }
 
     /// Whether any override is registered in the registry that ``reset(file:line:)`` would

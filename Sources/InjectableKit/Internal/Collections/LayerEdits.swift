@@ -7,13 +7,19 @@ enum CollectionEdit: @unchecked Sendable {
 }
 
 extension CollectionEdit {
-    /// Whether this edit removes `contribution`.
-    func removes(_ contribution: Contribution) -> Bool {
+    /// Whether this edit removes the element contributed as `element` (`nil`: one an override
+    /// listed) and filed under the dictionary key `key`.
+    func removes(_ element: AnyKeyPath?, filedUnder key: AnyHashable?) -> Bool {
         switch self {
         case .add: false
-        case .removeElement(let element): contribution.element == element
-        case .removeKey(let key): contribution.dictionaryKey == key
+        case .removeElement(let removed): element == removed
+        case .removeKey(let removed): key == removed
         }
+    }
+
+    /// Whether this edit removes `contribution`.
+    func removes(_ contribution: Contribution) -> Bool {
+        removes(contribution.element, filedUnder: contribution.dictionaryKey)
     }
 }
 
@@ -138,14 +144,7 @@ extension EditableCollection {
         var filed = self.filed
         for edit in edits {
             guard case .add(let contribution) = edit else {
-                // An element an override listed has no contribution: only its dictionary key
-                // removes it.
-                filed.removeAll { entry in
-                    guard case .removeKey(let key) = edit else {
-                        return entry.contribution.map(edit.removes) == true
-                    }
-                    return entry.key == key
-                }
+                filed.removeAll { edit.removes($0.contribution?.element, filedUnder: $0.key) }
                 continue
             }
             let contributed = filed.lazy.compactMap(\.contribution)

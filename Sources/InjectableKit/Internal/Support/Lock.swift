@@ -35,12 +35,6 @@ struct Lock: ~Copyable, Sendable {
     }
 
     @inline(__always)
-    func lock() { word.lock() }
-
-    @inlinable
-    func unlock() { word.unlock() }
-
-    @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try word.withLock(body)
     }

@@ -112,32 +112,27 @@ class LazyOnce: @unchecked Sendable {
     ///   no lock is held: here, when the caller drops it.
     @discardableResult
     final func replace(with box: LazyHeld) -> LazyHeld? {
-        let me = ThreadState.currentAddress
         while true {
             let word = state.loadAcquiring()
-            if word == Self.unresolved {
-                // As a first read: this thread is the resolver, and ends replaced.
-                guard state.compareExchangeAcquiring(expected: Self.unresolved, desired: me)
-                else { continue }
-                let old = Self.replacementLock.withLock {
-                    defer { held = box }
-                    return held
-                }
-                let previous = state.exchangeAcquiringAndReleasing(Self.replaced)
-                if previous & Self.waitedFor != 0 { Self.wakeWaiters(of: previous) }
-                return old
+            guard word == Self.unresolved || word == Self.resolved || word == Self.replaced else {
+                _ = wait(on: ThreadState.current)
+                continue
             }
-            if word == Self.resolved || word == Self.replaced {
-                return Self.replacementLock.withLock {
-                    // Only holders of the lock move resolved or replaced on (invariant 2).
-                    defer {
-                        held = box
-                        state.storeReleasing(Self.replaced)
-                    }
-                    return held
-                }
+            // From unresolved, as a first read: this thread becomes the resolver, and ends
+            // replaced.
+            if word == Self.unresolved,
+                !state.compareExchangeAcquiring(
+                    expected: word, desired: ThreadState.currentAddress)
+            {
+                continue
             }
-            _ = wait(on: ThreadState.current)
+            let (old, previous) = Self.replacementLock.withLock {
+                // Only holders of the lock move resolved or replaced on (invariant 2).
+                defer { held = box }
+                return (held, state.exchangeAcquiringAndReleasing(Self.replaced))
+            }
+            if previous & Self.waitedFor != 0 { Self.wakeWaiters(of: previous) }
+            return old
         }
     }
 
