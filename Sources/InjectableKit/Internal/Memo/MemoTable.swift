@@ -175,9 +175,19 @@ final class MemoTable: @unchecked Sendable {
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
         defer { withExtendedLifetime(evicted) {} }  // released outside the lock
         return lock.withLock {
-            if recordsByObject[object] != nil || seenOnce[object] != nil { return true }
-            noteFirstSighting(of: keyPath, evicting: &evicted)
-            return false
+            if recordsByObject[object] != nil { return true }
+            if seenOnce.count >= Self.seenLimit, seenOnce[object] == nil {
+                swap(&evicted, &seenOnce)
+            }
+            // Noted unless seen before, with one look-up.
+            var seen = true
+            func firstSighting() -> AnyKeyPath {
+                seen = false
+                return keyPath
+            }
+            func keep(_: inout AnyKeyPath) {}
+            keep(&seenOnce[object, default: firstSighting()])
+            return seen
         }
     }
 
