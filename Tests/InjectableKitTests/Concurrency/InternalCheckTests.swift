@@ -59,11 +59,27 @@ import Testing
                 processExitsWith: .failure, observing: [\.standardErrorContent]
             ) {
                 let index = DependencyIndex()
-                index.sources[7] = DependencyIndex.Sources(
-                    sources: [KeyOrType(registry: 1, key: \Injections.memoryCached): 1])
+                let record = DependencyIndex.Sources(entry: nil, serial: 7)
+                record.sources = [KeyOrType(registry: 1, key: \Injections.memoryCached): 1]
+                index.sources[7] = record
                 index.checkInvariants(of: 7)
             }
             #expect(stopped(result, with: "a key edge in one side only"))
+        }
+
+        @Test func aDependencyEdgeThatNoResolutionNeedsStops() async {
+            let result = await #expect(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let index = DependencyIndex()
+                let key = KeyOrType(registry: 1, key: \Injections.memoryCached)
+                let record = DependencyIndex.Sources(entry: nil, serial: 7)
+                record.sources = [key: 0]
+                index.sources[7] = record
+                index.bySource[key] = [7]
+                index.checkInvariants(of: 7)
+            }
+            #expect(stopped(result, with: "an edge no resolution needs"))
         }
 
         @Test func aMemoSlotThatDisagreesWithItsKeyRecordStops() async {

@@ -4,9 +4,11 @@
 extension DependencyIndex {
     /// How many edges the index keeps (for tests of its bound), logged ones included.
     var edgeCount: Int {
-        lock.withLock {
-            fold()
-            return sources.values.reduce(0) { $0 + $1.sources.count + $1.entries.count }
+        let folded = lock.withLock { fold() }
+        return withExtendedLifetime(folded) {
+            lock.withLock {
+                sources.values.reduce(0) { $0 + $1.sources.count + $1.entries.count }
+            }
         }
     }
 }

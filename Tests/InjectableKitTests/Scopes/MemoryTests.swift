@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import InjectableKit
@@ -91,6 +93,35 @@ extension GlobalContainerTests {
             for (round, edges) in zip(1..., edgesAfterRound) {
                 #expect(edges <= edgesBefore + 2_000, "round \(round)")
             }
+        }
+
+        @Test func layersEndingWhileAnotherThreadDropsInstancesLeaveNoDependencyEdges() {
+            // Its parent depends on the leaf scope's entry: each reset below asks the index.
+            _ = Injections.container.resolve(\.holderOfScopedLeaf)
+            let edgesBefore = Core.shared.dependencies.edgeCount
+            let rounds = stressSize(quick: 2_000, full: 20_000)
+            let stop = TestAtomic(false)
+            let resetter = Thread {
+                while !stop.load(ordering: .relaxed) {
+                    _ = Injections.container.resolve(\.holderOfScopedLeaf)
+                    Injections.Scope.leafScope.reset()
+                }
+            }
+            resetter.start()
+            for _ in 0..<rounds {
+                // A layer's own entry, built from its override, freed with the layer while the
+                // other thread's resets take in what the index has noted.
+                Injections.withOverrides {
+                    $0.register(\.uniqueLeaf) { Leaf("layer") }
+                } operation: {
+                    _ = Injections.container.resolve(\.holderOfUniqueLeaf)
+                }
+            }
+            stop.store(true, ordering: .relaxed)
+            while !resetter.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+            // Suites running in parallel record edges of their own: a margin for them, below
+            // the `rounds` (2,000 or more) that layers' entries would leave behind.
+            #expect(Core.shared.dependencies.edgeCount <= edgesBefore + 1_000)
         }
 
         @Test func resettingAFunctionKeysOverrideForgetsWhatItBuiltForEveryArgumentValue() {

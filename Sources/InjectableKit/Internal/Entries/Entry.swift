@@ -43,6 +43,10 @@ final class Entry: @unchecked Sendable {
     static let dependsOnSomething: UInt = 1
     static let isDependedOn: UInt = 2
 
+    /// What the dependency index knows it was built from, while it knows something; guarded by
+    /// the index's lock.
+    @exclusivity(unchecked) var edges: DependencyIndex.Sources?
+
     /// Whether `DependencyIndex` may hold edges from or to this entry.
     var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.

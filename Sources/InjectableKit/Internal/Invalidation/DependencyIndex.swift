@@ -5,19 +5,28 @@ final class DependencyIndex: @unchecked Sendable {
 
     /// What one dependent entry was built from: the sources of its edges, for removing them.
     /// A key or type edge counts the resolutions of the build that need it, so that one whose
-    /// override hides a registry takes back its own edge there, and no other's.
-    struct Sources {
+    /// override hides a registry takes back its own edge there, and no other's. Made by the
+    /// dependent's first record since it last forgot its edges, kept by the entry
+    /// (`Entry.edges`) and, once the log is folded, by `sources`; guarded by `lock`.
+    final class Sources {
+        // Made from a live entry by the thread building it: a fold touches no entry (whose
+        // last release, there, would run its deinit under the lock).
         weak var entry: Entry?
+        let serial: UInt64
         var sources: [KeyOrType: Int] = [:]
         var entries: Set<UInt64> = []
+        /// Whether it is in `sources`.
+        var isFiled = false
+
+        init(entry: Entry?, serial: UInt64) {
+            self.entry = entry
+            self.serial = serial
+        }
     }
 
     /// An edge recorded and not yet in the tables (see `log`).
     struct Logged {
-        /// Not retained, so that the log keeps no entry alive. Safe: an entry is marked as a
-        /// dependent before it is logged, so its deinit folds the log (`forget`) before its
-        /// memory goes, and until then waits for the lock that every fold holds.
-        unowned(unsafe) let dependent: Entry
+        let dependent: Sources
         let edge: Edge
     }
 
@@ -73,63 +82,70 @@ final class DependencyIndex: @unchecked Sendable {
     // NB: not inlined into the resolution paths, which record only while a build runs.
     @inline(never)
     private func append(_ edge: Edge, for dependent: Entry, source: Entry? = nil) {
+        var folded: [Logged] = []
+        defer { withExtendedLifetime(folded) {} }  // keypaths released outside the lock
         lock.withLock {
-            dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            let record: Sources
+            if let edges = dependent.edges {
+                record = edges
+            } else {
+                record = Sources(entry: dependent, serial: dependent.serial)
+                dependent.edges = record
+                dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
+            }
             source?.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            log.append(Logged(dependent: dependent, edge: edge))
-            if log.count >= Self.logLimit { fold() }
+            log.append(Logged(dependent: record, edge: edge))
+            if log.count >= Self.logLimit { folded = fold() }
         }
     }
 
     /// Moves the log's edges into the tables, in order. Call with `lock` locked.
-    func fold() {
+    ///
+    /// - Returns: The log, for the caller to release once it holds no lock (it may hold a
+    ///   keypath's last reference, whose arguments' deinits are the app's code).
+    func fold() -> [Logged] {
         for logged in log {
-            let serial = logged.dependent.serial
-            // NB: the record is found once and changed in place: each look-up hashes the serial.
-            var index = sources.index(forKey: serial)
-            if index == nil {
-                // A dependent whose deinit has begun (and waits for the lock) is loaded as nil.
-                sources[serial] = Sources(entry: logged.dependent)
-                index = sources.index(forKey: serial)
+            let record = logged.dependent
+            let serial = record.serial
+            if !record.isFiled {
+                sources[serial] = record
+                record.isFiled = true
             }
-            let at = index.unsafelyUnwrapped
             switch logged.edge {
             case .entry(let source):
                 // Both sides of an edge are added and removed together (see `checkInvariants`).
-                if sources.values[at].entries.insert(source).inserted {
+                if record.entries.insert(source).inserted {
                     byEntry[source, default: []].insert(serial)
                 }
             case .keys(let key, let type, let keyRegistries, let typeRegistries, let count):
                 for registry in keyRegistries {
-                    change(KeyOrType(registry: registry, key: key), by: count, of: serial, at: at)
+                    change(KeyOrType(registry: registry, key: key), by: count, of: record)
                 }
                 for registry in typeRegistries {
-                    change(
-                        KeyOrType(registry: registry, type: type), by: count, of: serial, at: at)
+                    change(KeyOrType(registry: registry, type: type), by: count, of: record)
                 }
             }
             checkInvariants(of: serial)
         }
-        // Its storage is kept while small: the next build logs again.
-        log.removeAll(keepingCapacity: log.count <= 64)
+        var folded: [Logged] = []
+        swap(&folded, &log)
+        return folded
     }
 
-    /// Counts `count` more resolutions that need the edge from `source` of the dependent
-    /// numbered `serial`, whose record is at `index`. Call with `lock` locked.
-    private func change(
-        _ source: KeyOrType, by count: Int, of serial: UInt64, at index: [UInt64: Sources].Index
-    ) {
+    /// Counts `count` more resolutions of `record`'s dependent that need the edge from
+    /// `source`. Call with `lock` locked.
+    private func change(_ source: KeyOrType, by count: Int, of record: Sources) {
         func adding(_ count: Int, to value: inout Int) -> Int {
             value += count
             return value
         }
-        let now = adding(count, to: &sources.values[index].sources[source, default: 0])
+        let now = adding(count, to: &record.sources[source, default: 0])
         assert(now >= 0, "an edge taken back more often than recorded")
         if now <= 0 {
-            sources.values[index].sources[source] = nil
-            Self.remove(serial, at: source, in: &bySource)
+            record.sources[source] = nil
+            Self.remove(record.serial, at: source, in: &bySource)
         } else if now == count {
-            bySource[source, default: []].insert(serial)
+            bySource[source, default: []].insert(record.serial)
         }
     }
 
@@ -140,10 +156,13 @@ final class DependencyIndex: @unchecked Sendable {
         // A flag set after this load belongs to a record made after the drop: it stays,
         // and at worst drops its entry once more than needed.
         guard entry.edgeFlags.loadAcquiring() & mask != 0 else { return }
+        var folded: [Logged] = []
+        defer { withExtendedLifetime(folded) {} }  // released outside the lock
         lock.withLock {
-            // The log may name the entry (see `Logged`).
-            fold()
+            // The log may name the entry.
+            folded = fold()
             entry.edgeFlags.clearBitsRelaxed(mask)
+            entry.edges = nil
             remove(entry.serial, asSource: asSource)
         }
     }
@@ -224,8 +243,10 @@ final class DependencyIndex: @unchecked Sendable {
         let changed =
             keys.map { KeyOrType(registry: registry, key: $0) }
             + types.map { KeyOrType(registry: registry, type: $0) }
+        var folded: [Logged] = []
+        defer { withExtendedLifetime(folded) {} }  // released outside the lock
         return lock.withLock {
-            fold()
+            folded = fold()
             var serials: Set<UInt64> = []
             for source in changed { serials.formUnion(bySource[source] ?? []) }
             return serials.compactMap { sources[$0]?.entry }
@@ -237,8 +258,10 @@ final class DependencyIndex: @unchecked Sendable {
         guard entry.edgeFlags.loadAcquiring() & Entry.isDependedOn != 0 else {
             return []
         }
+        var folded: [Logged] = []
+        defer { withExtendedLifetime(folded) {} }  // released outside the lock
         return lock.withLock {
-            fold()
+            folded = fold()
             return (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
         }
     }
