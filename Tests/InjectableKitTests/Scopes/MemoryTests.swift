@@ -74,6 +74,7 @@ extension GlobalContainerTests {
             _ = Injections.container.resolve(\.boundDependency)
             Injections.Scope.boundScope.reset()
             let entriesBefore = Injections.Scope.boundScope.storage.entryCount
+            let indexedBefore = Injections.Scope.boundScope.storage.ownerIndexCount
             let edgesBefore = Core.shared.dependencies.edgeCount
             var edgesAfterRound: [Int] = []
             let ids = stressSize(quick: 3_000, full: 20_000)
@@ -84,6 +85,9 @@ extension GlobalContainerTests {
                 Injections.Scope.boundScope.reset()
                 #expect(
                     Injections.Scope.boundScope.storage.entryCount == entriesBefore,
+                    "round \(round)")
+                #expect(
+                    Injections.Scope.boundScope.storage.ownerIndexCount == indexedBefore,
                     "round \(round)")
                 edgesAfterRound.append(Core.shared.dependencies.edgeCount)
             }

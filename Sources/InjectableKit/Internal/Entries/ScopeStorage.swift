@@ -5,13 +5,18 @@ final class ScopeStorage: @unchecked Sendable {
     // @unchecked: `entries` and `forgettableEntries` are guarded by `lock`.
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
     // (a thread-local access set lookup on every access) would only add cost.
-    private let lock = Lock(rank: .scopeStorage)
+    let lock = Lock(rank: .scopeStorage)
     @exclusivity(unchecked) var entries: [EntryKey: Entry] = [:]
     /// How many of `entries` are for argument values or overrides: kept only while in use.
     @exclusivity(unchecked) var forgettableEntries = 0
     /// The entries by the key whose resolution made them, so that one key's (one argument
     /// value's) reset or query costs the same however many argument values the scope holds.
-    @exclusivity(unchecked) private var byOwner: [KeyOrType: [Entry]] = [:]
+    @exclusivity(unchecked) var byOwner: [KeyOrType: [Entry]] = [:]
+    /// Entries filed since `byOwner` was last asked, which it does not hold yet: a question (a
+    /// key's reset or query, a forgetting) takes them in first (`indexOwners`), so that a key's
+    /// first resolution, which nothing asks about, hashes no keypath here.
+    @exclusivity(unchecked) var unindexed: [Entry] = []
+    private static let unindexedLimit = 4096
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -38,7 +43,10 @@ final class ScopeStorage: @unchecked Sendable {
             }
             let entry = make()
             entries[key] = entry
-            if let owner = entry.owner { byOwner[KeyOrType(key: owner), default: []].append(entry) }
+            if entry.owner != nil {
+                unindexed.append(entry)
+                if unindexed.count >= Self.unindexedLimit { indexOwners() }
+            }
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
             return entry
@@ -58,8 +66,14 @@ final class ScopeStorage: @unchecked Sendable {
         }
     }
 
-    /// How many entries the scope keeps (for tests of its memory bound).
-    var entryCount: Int { lock.withLock { entries.count } }
+    /// Files the entries of `unindexed` in `byOwner`. Call with `lock` locked. (Every one is in
+    /// `entries` still, which keeps it: only `forget`, which calls this first, removes one.)
+    private func indexOwners() {
+        for entry in unindexed {
+            byOwner[KeyOrType(key: entry.owner.unsafelyUnwrapped), default: []].append(entry)
+        }
+        unindexed.removeAll()
+    }
 
     /// Retires and forgets the entries that `matches` (among `candidates`, if given) and no
     /// thread is building. Call with `lock` locked.
@@ -68,6 +82,7 @@ final class ScopeStorage: @unchecked Sendable {
     private func forget(among candidates: [Entry]? = nil, where matches: (Entry) -> Bool)
         -> [Entry]
     {
+        indexOwners()
         var forgotten: [Entry] = []
         for entry in candidates ?? Array(entries.values)
         where entries[entry.key] === entry && matches(entry) && entry.retireIfIdle() {
@@ -119,7 +134,10 @@ final class ScopeStorage: @unchecked Sendable {
     /// The entries `owner`'s resolutions made.
     func entries(ownedBy owner: AnyKeyPath) -> [Entry] {
         let owner = KeyOrType(key: owner)
-        return lock.withLock { byOwner[owner] ?? [] }
+        return lock.withLock {
+            indexOwners()
+            return byOwner[owner] ?? []
+        }
     }
 
     /// Drops the instances of `entries`, and what was built from them, after the lock: an
