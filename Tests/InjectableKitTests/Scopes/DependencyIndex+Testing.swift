@@ -2,7 +2,8 @@
 
 /// Test-only access to the dependency index: what it holds.
 extension DependencyIndex {
-    /// How many edges the index keeps (for tests of its bound), logged ones included.
+    /// How many edges the index keeps (for tests of its bound), those logged before the call
+    /// included.
     var edgeCount: Int {
         let folded = lock.withLock { fold() }
         return withExtendedLifetime(folded) {

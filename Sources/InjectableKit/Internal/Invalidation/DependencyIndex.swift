@@ -156,26 +156,32 @@ final class DependencyIndex: @unchecked Sendable {
         // A flag set after this load belongs to a record made after the drop: it stays,
         // and at worst drops its entry once more than needed.
         guard entry.edgeFlags.loadAcquiring() & mask != 0 else { return }
-        var folded: [Logged] = []
-        defer { withExtendedLifetime(folded) {} }  // released outside the lock
+        // Released outside the lock: what the log and the record hold may be a keypath's last
+        // reference, whose arguments' deinits are the app's code.
+        var released: (folded: [Logged], record: Sources?) = ([], nil)
+        defer { withExtendedLifetime(released) {} }
         lock.withLock {
             // The log may name the entry.
-            folded = fold()
+            released.folded = fold()
             entry.edgeFlags.clearBitsRelaxed(mask)
             entry.edges = nil
-            remove(entry.serial, asSource: asSource)
+            released.record = remove(entry.serial, asSource: asSource)
         }
     }
 
     /// Call with `lock` locked.
-    private func remove(_ serial: UInt64, asSource: Bool) {
+    ///
+    /// - Returns: The record removed, for the caller to release once it holds no lock (it
+    ///   holds the keypaths its edges' sources had in the tables).
+    private func remove(_ serial: UInt64, asSource: Bool) -> Sources? {
         if asSource { byEntry[serial] = nil }
-        guard let gone = sources.removeValue(forKey: serial) else { return }
+        guard let gone = sources.removeValue(forKey: serial) else { return nil }
         for source in gone.sources.keys { Self.remove(serial, at: source, in: &bySource) }
         for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
         sources.shrinkIfSparse()
         bySource.shrinkIfSparse()
         byEntry.shrinkIfSparse()
+        return gone
     }
 
     private static func remove<Key: Hashable>(
