@@ -5,6 +5,8 @@ import Testing
 extension Injections {
     /// Never resolved: its name comes from the keypath alone.
     fileprivate var neverResolvedGreeting: String { "hello" }
+    /// Named by what a resolution learned (here, a name of the test's choosing).
+    fileprivate var taughtGreeting: String { "hello" }
 }
 
 /// Messages name a key as its registration is written before any resolution has taught the
@@ -14,6 +16,13 @@ extension Injections {
     @Test func aKeypathPrintedWithItsPropertyNamesTheKey() {
         #expect(KeyNames.printedName(#"\Injections.userProvider"#) == #"\.userProvider"#)
         #expect(KeyNames.printedName(#"\App.Injections.feedSource"#) == #"\.feedSource"#)
+    }
+
+    @Test func aNameAResolutionLearnedIsTheOneMessagesUse() {
+        let keyPath: AnyKeyPath = \Injections.taughtGreeting
+        KeyNames.learn(keyPath, "greetingAsTaught")
+        KeyNames.learn(keyPath, "aLaterName")
+        #expect(KeyNames.name(of: keyPath) == #"\.greetingAsTaught"#)
     }
 
     @Test func aKeyNeverResolvedIsNamedAsWritten() {

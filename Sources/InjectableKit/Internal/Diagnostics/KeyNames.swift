@@ -10,7 +10,7 @@ import CInjectableAtomics
 enum KeyNames {
     /// By keypath object: a keypath literal without arguments is one object per image.
     private final class Table: @unchecked Sendable {
-        // @unchecked: `known` and `printed` are guarded by `lock`.
+        // @unchecked: `known`, `printed` and `learned` are guarded by `lock`.
         /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
         /// cannot see (see `Lock`).
         let lock = Lock(rank: .keyNames)
@@ -20,6 +20,10 @@ enum KeyNames {
         /// What each keypath's own description names (see `printedName`), `nil` where it names
         /// nothing: kept with the keypath, so that its object, and so its identifier, lives on.
         @exclusivity(unchecked) var printed: [ObjectIdentifier: (AnyKeyPath, String?)] = [:]
+        /// Names learned since `known` was last asked, in order, not yet in it: a question takes
+        /// them in first (`takeInLearned`), so that resolutions, which learn names far more
+        /// often than anything asks for one, hash nothing here.
+        @exclusivity(unchecked) var learned: [(keyPath: AnyKeyPath, name: StaticString)] = []
     }
 
     private static let table = Table()
@@ -28,11 +32,26 @@ enum KeyNames {
     /// Records that `keyPath`'s registration is called `name`.
     static func learn(_ keyPath: AnyKeyPath, _ name: StaticString) {
         guard !Site.isSubscriptName(name) else { return }
+        var released: [(keyPath: AnyKeyPath, name: StaticString)] = []
+        defer { withExtendedLifetime(released) {} }  // keypaths released outside the lock
         table.lock.withLock {
-            let object = ObjectIdentifier(keyPath)
-            guard table.known[object] == nil, table.known.count < limit else { return }
-            table.known[object] = (keyPath, name)
+            table.learned.append((keyPath, name))
+            if table.learned.count >= limit { released = takeInLearned() }
         }
+    }
+
+    /// Files the names of `learned` in `known`, the first learned for a keypath object staying.
+    /// Call with the lock locked.
+    ///
+    /// - Returns: What was learned, for the caller to release once it holds no lock.
+    private static func takeInLearned() -> [(keyPath: AnyKeyPath, name: StaticString)] {
+        for (keyPath, name) in table.learned where table.known.count < limit {
+            let object = ObjectIdentifier(keyPath)
+            if table.known[object] == nil { table.known[object] = (keyPath, name) }
+        }
+        var taken: [(keyPath: AnyKeyPath, name: StaticString)] = []
+        swap(&taken, &table.learned)
+        return taken
     }
 
     /// `keyPath` as `\.name`, if a resolution has learned its name.
@@ -47,7 +66,10 @@ enum KeyNames {
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
         let object = ObjectIdentifier(keyPath)
         // Learned, else printed before (`nil` inside: the description names nothing).
+        var released: [(keyPath: AnyKeyPath, name: StaticString)] = []
+        defer { withExtendedLifetime(released) {} }  // keypaths released outside the lock
         let found = table.lock.withLock { () -> String?? in
+            released = takeInLearned()
             if let learned = table.known[object]
                 ?? (sameObject ? nil : table.known.values.first { $0.keyPath == keyPath })
             {
