@@ -69,7 +69,7 @@ extension GlobalContainerTests {
             let first = Injections.container.resolve(\.holderReadingItsLeafManyTimes)
             // Each read is an edge record; the index takes them in before they pile up.
             let logged = Core.shared.dependencies.lock.withLock {
-                Core.shared.dependencies.log.count
+                Core.shared.dependencies.log.elements.count
             }
             #expect(logged < 10_000)
             Injections.Scope.leafScope.reset()

@@ -7,6 +7,6 @@ extension ScopeStorage {
 
     /// How many entries its index by owner key holds, and holds to take in.
     var ownerIndexCount: Int {
-        lock.withLock { byOwner.values.reduce(unindexed.count) { $0 + $1.count } }
+        lock.withLock { byOwner.values.reduce(unindexed.elements.count) { $0 + $1.count } }
     }
 }

@@ -23,7 +23,7 @@ enum KeyNames {
         /// Names learned since `known` was last asked, in order, not yet in it: a question takes
         /// them in first (`takeInLearned`), so that resolutions, which learn names far more
         /// often than anything asks for one, hash nothing here.
-        @exclusivity(unchecked) var learned: [(keyPath: AnyKeyPath, name: StaticString)] = []
+        @exclusivity(unchecked) var learned = Backlog<(keyPath: AnyKeyPath, name: StaticString)>()
     }
 
     private static let table = Table()
@@ -35,8 +35,7 @@ enum KeyNames {
         var released: [(keyPath: AnyKeyPath, name: StaticString)] = []
         defer { withExtendedLifetime(released) {} }  // keypaths released outside the lock
         table.lock.withLock {
-            table.learned.append((keyPath, name))
-            if table.learned.count >= limit { released = takeInLearned() }
+            if table.learned.note((keyPath, name)) { released = takeInLearned() }
         }
     }
 
@@ -45,12 +44,11 @@ enum KeyNames {
     ///
     /// - Returns: What was learned, for the caller to release once it holds no lock.
     private static func takeInLearned() -> [(keyPath: AnyKeyPath, name: StaticString)] {
-        for (keyPath, name) in table.learned where table.known.count < limit {
+        let taken = table.learned.take()
+        for (keyPath, name) in taken where table.known.count < limit {
             let object = ObjectIdentifier(keyPath)
             if table.known[object] == nil { table.known[object] = (keyPath, name) }
         }
-        var taken: [(keyPath: AnyKeyPath, name: StaticString)] = []
-        swap(&taken, &table.learned)
         return taken
     }
 

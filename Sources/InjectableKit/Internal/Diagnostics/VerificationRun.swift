@@ -74,7 +74,11 @@ final class VerificationRun: @unchecked Sendable {
         } else {
             resolve()
         }
-        return lock.withLock { findings(fallbackName: check.name) }
+        // The key's name is looked up before the lock: naming may let go of what a
+        // resolution taught (see `KeyNames`).
+        let needsName = lock.withLock { finding != nil && outermost == nil }
+        let name = needsName ? check.name() : ""
+        return lock.withLock { findings(fallbackName: name) }
     }
 
     /// Reports the failure that would stop the process, and parks the calling thread for good.
@@ -89,10 +93,10 @@ final class VerificationRun: @unchecked Sendable {
     }
 
     /// Call with `lock` locked.
-    private func findings(fallbackName: () -> String) -> [Injections.VerificationReport.Problem] {
+    private func findings(fallbackName: String) -> [Injections.VerificationReport.Problem] {
         var found: [Injections.VerificationReport.Problem] = []
         if let finding {
-            let key = outermost ?? fallbackName()
+            let key = outermost ?? fallbackName
             found.append(.init(key: key, kind: finding.kind, message: finding.message))
             if finding.kind != .unset { return found }
         }

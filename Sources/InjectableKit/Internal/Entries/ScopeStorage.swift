@@ -15,8 +15,7 @@ final class ScopeStorage: @unchecked Sendable {
     /// Entries filed since `byOwner` was last asked, which it does not hold yet: a question (a
     /// key's reset or query, a forgetting) takes them in first (`indexOwners`), so that a key's
     /// first resolution, which nothing asks about, hashes no keypath here.
-    @exclusivity(unchecked) var unindexed: [Entry] = []
-    private static let unindexedLimit = 4096
+    @exclusivity(unchecked) var unindexed = Backlog<Entry>()
 
     /// How many argument entries the scope may hold before it next forgets the idle, empty
     /// ones (see `entry(for:make:)`).
@@ -43,10 +42,7 @@ final class ScopeStorage: @unchecked Sendable {
             }
             let entry = make()
             entries[key] = entry
-            if entry.owner != nil {
-                unindexed.append(entry)
-                if unindexed.count >= Self.unindexedLimit { indexOwners() }
-            }
+            if entry.owner != nil, unindexed.note(entry) { indexOwners() }
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
             return entry
@@ -69,10 +65,9 @@ final class ScopeStorage: @unchecked Sendable {
     /// Files the entries of `unindexed` in `byOwner`. Call with `lock` locked. (Every one is in
     /// `entries` still, which keeps it: only `forget`, which calls this first, removes one.)
     private func indexOwners() {
-        for entry in unindexed {
+        for entry in unindexed.take() {
             byOwner[KeyOrType(key: entry.owner.unsafelyUnwrapped), default: []].append(entry)
         }
-        unindexed.removeAll()
     }
 
     /// Retires and forgets the entries that `matches` (among `candidates`, if given) and no

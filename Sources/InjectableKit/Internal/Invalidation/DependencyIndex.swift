@@ -49,12 +49,11 @@ final class DependencyIndex: @unchecked Sendable {
     /// edges here, and the next question (a drop, a change, an entry's forgetting) folds them
     /// into the tables first, so that builds nothing asks about (a process's first ones) hash
     /// nothing.
-    @exclusivity(unchecked) var log: [Logged] = []
+    @exclusivity(unchecked) var log = Backlog<Logged>()
 
-    /// How long the log may grow before a record folds it: a build that resolves in a loop
-    /// records the same edges again and again.
-    private static let logLimit = 4096
-
+    /// What the current hold of the lock lets go of (folded logs, forgotten records, the
+    /// tables' keys), released once the lock is free (see `locked`).
+    @exclusivity(unchecked) private var letGo: [Any] = []
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
     /// of `typeRegistries` can change; with `count` -1, takes back what such a record added
@@ -82,9 +81,7 @@ final class DependencyIndex: @unchecked Sendable {
     // NB: not inlined into the resolution paths, which record only while a build runs.
     @inline(never)
     private func append(_ edge: Edge, for dependent: Entry, source: Entry? = nil) {
-        var folded: [Logged] = []
-        defer { withExtendedLifetime(folded) {} }  // keypaths released outside the lock
-        lock.withLock {
+        locked {
             let record: Sources
             if let edges = dependent.edges {
                 record = edges
@@ -94,17 +91,28 @@ final class DependencyIndex: @unchecked Sendable {
                 dependent.edgeFlags.setBitsRelaxed(Entry.dependsOnSomething)
             }
             source?.edgeFlags.setBitsRelaxed(Entry.isDependedOn)
-            log.append(Logged(dependent: record, edge: edge))
-            if log.count >= Self.logLimit { folded = fold() }
+            if log.note(Logged(dependent: record, edge: edge)) { fold() }
         }
     }
 
-    /// Moves the log's edges into the tables, in order. Call with `lock` locked.
-    ///
-    /// - Returns: The log, for the caller to release once it holds no lock (it may hold a
-    ///   keypath's last reference, whose arguments' deinits are the app's code).
-    func fold() -> [Logged] {
-        for logged in log {
+    /// Runs `body` with `lock` locked, then releases what it let go of (`letGo`): a keypath's
+    /// last reference may be there (a logged edge's, a record's, a table's key, which is the
+    /// first object of its value filed), whose arguments' deinits are the app's code.
+    func locked<Result>(_ body: () -> Result) -> Result {
+        var released: [Any] = []
+        defer { withExtendedLifetime(released) {} }
+        return lock.withLock {
+            defer { swap(&released, &letGo) }
+            return body()
+        }
+    }
+
+    /// Moves the log's edges into the tables, in order. Call inside `locked`.
+    func fold() {
+        let taken = log.take()
+        guard !taken.isEmpty else { return }
+        letGo.append(taken)
+        for logged in taken {
             let record = logged.dependent
             let serial = record.serial
             if !record.isFiled {
@@ -127,13 +135,10 @@ final class DependencyIndex: @unchecked Sendable {
             }
             checkInvariants(of: serial)
         }
-        var folded: [Logged] = []
-        swap(&folded, &log)
-        return folded
     }
 
     /// Counts `count` more resolutions of `record`'s dependent that need the edge from
-    /// `source`. Call with `lock` locked.
+    /// `source`. Call inside `locked`.
     private func change(_ source: KeyOrType, by count: Int, of record: Sources) {
         func adding(_ count: Int, to value: inout Int) -> Int {
             value += count
@@ -143,7 +148,7 @@ final class DependencyIndex: @unchecked Sendable {
         assert(now >= 0, "an edge taken back more often than recorded")
         if now <= 0 {
             record.sources[source] = nil
-            Self.remove(record.serial, at: source, in: &bySource)
+            remove(record.serial, from: source)
         } else if now == count {
             bySource[source, default: []].insert(record.serial)
         }
@@ -156,40 +161,43 @@ final class DependencyIndex: @unchecked Sendable {
         // A flag set after this load belongs to a record made after the drop: it stays,
         // and at worst drops its entry once more than needed.
         guard entry.edgeFlags.loadAcquiring() & mask != 0 else { return }
-        // Released outside the lock: what the log and the record hold may be a keypath's last
-        // reference, whose arguments' deinits are the app's code.
-        var released: (folded: [Logged], record: Sources?) = ([], nil)
-        defer { withExtendedLifetime(released) {} }
-        lock.withLock {
+        forgetEdges(of: entry, clearing: mask, asSource: asSource)
+    }
+
+    // NB: out of line: a build's start, which calls `forget`, seldom has edges to forget.
+    @inline(never)
+    private func forgetEdges(of entry: Entry, clearing mask: UInt, asSource: Bool) {
+        locked {
             // The log may name the entry.
-            released.folded = fold()
+            fold()
             entry.edgeFlags.clearBitsRelaxed(mask)
             entry.edges = nil
-            released.record = remove(entry.serial, asSource: asSource)
+            remove(entry.serial, asSource: asSource)
         }
     }
 
-    /// Call with `lock` locked.
-    ///
-    /// - Returns: The record removed, for the caller to release once it holds no lock (it
-    ///   holds the keypaths its edges' sources had in the tables).
-    private func remove(_ serial: UInt64, asSource: Bool) -> Sources? {
+    /// Call inside `locked`.
+    private func remove(_ serial: UInt64, asSource: Bool) {
         if asSource { byEntry[serial] = nil }
-        guard let gone = sources.removeValue(forKey: serial) else { return nil }
-        for source in gone.sources.keys { Self.remove(serial, at: source, in: &bySource) }
-        for entry in gone.entries { Self.remove(serial, at: entry, in: &byEntry) }
+        guard let gone = sources.removeValue(forKey: serial) else { return }
+        letGo.append(gone)
+        for source in gone.sources.keys { remove(serial, from: source) }
+        for entry in gone.entries {
+            // In place: a copy of a set shared by many dependents would cost its size each time.
+            byEntry[entry]?.remove(serial)
+            if byEntry[entry]?.isEmpty == true { byEntry[entry] = nil }
+        }
         sources.shrinkIfSparse()
         bySource.shrinkIfSparse()
         byEntry.shrinkIfSparse()
-        return gone
     }
 
-    private static func remove<Key: Hashable>(
-        _ serial: UInt64, at key: Key, in index: inout [Key: Set<UInt64>]
-    ) {
-        // In place: a copy of a set shared by many dependents would cost its size each time.
-        index[key]?.remove(serial)
-        if index[key]?.isEmpty == true { index[key] = nil }
+    /// Removes the dependent numbered `serial` from `source`'s, and `source` once no dependent
+    /// is left. Call inside `locked`.
+    private func remove(_ serial: UInt64, from source: KeyOrType) {
+        guard let index = bySource.index(forKey: source) else { return }
+        bySource.values[index].remove(serial)
+        if bySource.values[index].isEmpty { letGo.append(bySource.remove(at: index).key) }
     }
 
     /// Drops the instances of `roots`, of the entries built from `keys` or `types` as the
@@ -249,10 +257,8 @@ final class DependencyIndex: @unchecked Sendable {
         let changed =
             keys.map { KeyOrType(registry: registry, key: $0) }
             + types.map { KeyOrType(registry: registry, type: $0) }
-        var folded: [Logged] = []
-        defer { withExtendedLifetime(folded) {} }  // released outside the lock
-        return lock.withLock {
-            folded = fold()
+        return locked {
+            fold()
             var serials: Set<UInt64> = []
             for source in changed { serials.formUnion(bySource[source] ?? []) }
             return serials.compactMap { sources[$0]?.entry }
@@ -264,10 +270,8 @@ final class DependencyIndex: @unchecked Sendable {
         guard entry.edgeFlags.loadAcquiring() & Entry.isDependedOn != 0 else {
             return []
         }
-        var folded: [Logged] = []
-        defer { withExtendedLifetime(folded) {} }  // released outside the lock
-        return lock.withLock {
-            folded = fold()
+        return locked {
+            fold()
             return (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
         }
     }
