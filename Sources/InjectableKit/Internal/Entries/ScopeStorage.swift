@@ -2,7 +2,7 @@ import Foundation
 
 /// The instances one scope holds, one entry per registration (and per argument value).
 final class ScopeStorage: @unchecked Sendable {
-    // @unchecked: `entries` and `forgettableEntries` are guarded by `lock`.
+    // @unchecked: every stored property but `lock` is guarded by `lock`.
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart, so the run-time check
     // (a thread-local access set lookup on every access) would only add cost.
     let lock = Lock(rank: .scopeStorage)

@@ -54,6 +54,7 @@ final class DependencyIndex: @unchecked Sendable {
     /// What the current hold of the lock lets go of (folded logs, forgotten records, the
     /// tables' keys), released once the lock is free (see `locked`).
     @exclusivity(unchecked) private var letGo: [Any] = []
+
     /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
     /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
     /// of `typeRegistries` can change; with `count` -1, takes back what such a record added
