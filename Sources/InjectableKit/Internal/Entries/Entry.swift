@@ -44,7 +44,8 @@ final class Entry: @unchecked Sendable {
     static let isDependedOn: UInt = 2
 
     /// What the dependency index knows it was built from, while it knows something; guarded by
-    /// the index's lock.
+    /// the index's lock. Set and cleared with `dependsOnSomething`, the word `forget` reads
+    /// without the lock.
     @exclusivity(unchecked) var edges: DependencyIndex.Sources?
 
     /// Whether `DependencyIndex` may hold edges from or to this entry.
