@@ -9,8 +9,8 @@ import CInjectableAtomics
 /// States: *idle* (no test layer: `watching` is false and resolutions never come here) and
 /// *watching* (at least one). Invariant: `watching` is true exactly while `live` is not empty;
 /// both change under `lock`, and only while `InjectableTesting` runs a test in its layer.
-/// A live layer keeps the memo's detour on (see `OverrideRegistry.init`), so while watching,
-/// every resolution reaches `Resolver.detour`, where the check runs.
+/// Watching keeps the memo's detour on, so every resolution reaches `Resolver.detour`, where
+/// the check runs.
 enum TestLayers {
     /// 1 while watching, else 0.
     private static var watching: AtomicWord { AtomicWord(static: IK_TEST_LAYERS_WATCHING) }
@@ -32,6 +32,7 @@ enum TestLayers {
     /// Counts `layer` as a running test's, until the matching ``leave(_:)``.
     static func enter(_ layer: OverrideRegistry) {
         lock.withLock {
+            if live.isEmpty { MemoTable.beginDetour() }
             live[ObjectIdentifier(layer), default: Live(layer: layer)].entered += 1
             watching.storeRelaxed(1)
         }
@@ -52,6 +53,7 @@ enum TestLayers {
             entry.pending = []
             live[id] = entry.entered == 0 ? nil : entry
             watching.storeRelaxed(live.isEmpty ? 0 : 1)
+            if live.isEmpty { MemoTable.endDetour() }
             return pending
         }
         guard !pending.isEmpty, let reporter = TestHook.reporter else { return }

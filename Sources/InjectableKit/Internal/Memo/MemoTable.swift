@@ -16,22 +16,32 @@ final class MemoTable: @unchecked Sendable {
     /// the global overrides, so that a slot's "no override here" can be trusted.
     static var generation: AtomicWord { MemoWords.process.generation }
     /// How many reasons there are, in any task, for resolution to step off its fast path:
-    /// `Injections.withOverrides` layers alive, the trace or graph recording being on,
-    /// instances being built (whose dependencies are recorded). While there are none, the
-    /// fast path reads no thread-local or task-local state.
+    /// `Injections.withOverrides` layers put in effect, counted in units of ``layerDetour``;
+    /// and, in ones, frames open and instances being built (whose dependencies are recorded),
+    /// the trace or graph recording being on, running tests' layers watched. While there are
+    /// none, the fast path reads no thread-local or task-local state.
     private static var detours: AtomicWord { AtomicWord(static: IK_MEMO_DETOURS) }
+
+    /// What a layer in effect adds to `detours`: the upper half of the word, so that a
+    /// resolution outside any layer while only layers are in effect elsewhere asks no more
+    /// than whether it is in one (`Resolver.detour`).
+    static let layerDetour = UInt(1) << (UInt.bitWidth / 2)
 
     /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
     static var hasDetours: Bool { detours.loadRelaxed() != 0 }
 
-    static func beginDetour() {
-        detours.wrappingAddRelaxed(1)
+    /// Whether a reason other than layers in effect exists.
+    static var hasDetoursBesideLayers: Bool { detours.loadRelaxed() & (layerDetour - 1) != 0 }
+
+    static func beginDetour(_ reason: UInt = 1) {
+        detours.wrappingAddRelaxed(reason)
     }
 
-    static func endDetour() {
-        let before = Int(bitPattern: detours.wrappingSubtractRelaxed(1))
-        assert(before > 0, "InjectableKit: more detours ended than began")
+    static func endDetour(_ reason: UInt = 1) {
+        let before = detours.wrappingSubtractRelaxed(reason)
+        let counted = reason == layerDetour ? before / layerDetour : before % layerDetour
+        assert(counted > 0, "InjectableKit: more detours ended than began")
     }
 
     /// The entry word recorded for `keyPath` in the process core's table (an entry's address,

@@ -10,10 +10,10 @@ enum Layers {
 
         init(_ layer: OverrideRegistry?) {
             self.layer = layer
-            MemoTable.beginDetour()
+            MemoTable.beginDetour(MemoTable.layerDetour)
         }
 
-        deinit { MemoTable.endDetour() }
+        deinit { MemoTable.endDetour(MemoTable.layerDetour) }
     }
 
     @TaskLocal private static var bound: Binding?
@@ -22,11 +22,18 @@ enum Layers {
     /// ``with(_:_:)`` on this thread, which counts it: then a thread-local read answers, not a
     /// task-local look-up, so that a layer alive elsewhere costs the code outside it little.
     static var current: OverrideRegistry? {
-        @inline(__always) get {
-            if ik_thread_layers_get() == 0, ik_in_task() == 0 { return nil }
-            return bound?.layer
-        }
+        @inline(__always) get { mayBeInEffect ? boundLayer : nil }
     }
+
+    /// Whether a layer may be in effect: this thread put one in effect, or a task runs here.
+    static var mayBeInEffect: Bool {
+        @inline(__always) get { ik_thread_layers_get() != 0 || ik_in_task() != 0 }
+    }
+
+    /// The task-local look-up, out of line so that a caller that rules layers out with
+    /// ``mayBeInEffect`` stays small.
+    @inline(never)
+    static var boundLayer: OverrideRegistry? { bound?.layer }
 
     /// Runs `operation` with `layer` (`nil`: none) in effect for the current task and the tasks
     /// it starts.

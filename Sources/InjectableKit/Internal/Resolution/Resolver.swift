@@ -26,19 +26,26 @@ enum Resolver {
     @usableFromInline
     static func lookup(_ keyPath: AnyKeyPath) -> (Route, generation: UInt64) {
         let generation = UInt64(MemoTable.generation.loadAcquiring())
-        if MemoTable.hasDetours, let detour = detour(keyPath) { return (detour, generation) }
+        if MemoTable.hasDetours { return (detour(keyPath, at: generation), generation) }
         return (Route(word: MemoTable.entryWord(for: keyPath, at: generation)), generation)
     }
 
-    /// Why this resolution cannot take the fast path, if it cannot: a task-local
+    /// ``lookup(_:)`` while something may take this resolution off the fast path: a task-local
     /// layer, or the trace, the graph recording or a build to observe. Out of line, so that
     /// ``lookup(_:)`` stays a leaf function.
     @inline(never)
-    private static func detour(_ keyPath: AnyKeyPath) -> Route? {
-        if Layers.current != nil { return .layered }
-        if Diagnostics.observes(keyPath) { return .observed }
-        // A resolution nested in a frame or a build: what it resolves is recorded.
-        return ThreadState.isResolvingHere ? .observed : nil
+    private static func detour(_ keyPath: AnyKeyPath, at generation: UInt64) -> Route {
+        if Layers.mayBeInEffect, Layers.boundLayer != nil { return .layered }
+        // Only layers in effect elsewhere: nothing else to look at.
+        if MemoTable.hasDetoursBesideLayers, let observed = observed(keyPath) { return observed }
+        return Route(word: MemoTable.entryWord(for: keyPath, at: generation))
+    }
+
+    /// Whether a resolution outside any layer is observed, for diagnostics or because it is
+    /// nested in a frame or a build (what it resolves is recorded).
+    @inline(never)
+    private static func observed(_ keyPath: AnyKeyPath) -> Route? {
+        Diagnostics.observes(keyPath) || ThreadState.isResolvingHere ? .observed : nil
     }
 
     /// Resolves `keyPath`. Inlined into the caller, where `Value` is known, so that reading a
