@@ -9,23 +9,32 @@ extension Resolver {
         caller: StaticString?, fileID: StaticString, line: UInt,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
-        return ThreadState.withCurrent { thread in
-            if token == OverrideLifetimes.probeToken { thread.probe?.resolvedOthers = true }
-            // Called from code outside the getters (a line given): a mistake the resolution
-            // makes is located there, unless it is nested in another resolution (whose call
-            // site holds).
-            let outermost = line != 0 && thread.depth == 0
-            if outermost { (thread.callFile, thread.callLine) = (fileID, line) }
-            defer { if outermost { thread.callLine = 0 } }
-            if case .plainGetter = lookup, thread.depth < framelessDepth {
-                thread.depth += 1
-                let value = apply(0)
-                exitUnframed(thread)
-                return value
-            }
-            return resolveInFrame(
+        // Borrowed in short steps: a closure holding the whole of it would be called, not
+        // inlined.
+        let thread = ThreadState.unmanagedCurrent
+        if token == OverrideLifetimes.probeToken {
+            thread._withUnsafeGuaranteedRef { $0.probe?.resolvedOthers = true }
+        }
+        // Called from code outside the getters (a line given): a mistake the resolution
+        // makes is located there, unless it is nested in another resolution (whose call
+        // site holds).
+        let outermost = thread._withUnsafeGuaranteedRef { thread in
+            guard line != 0 && thread.depth == 0 else { return false }
+            (thread.callFile, thread.callLine) = (fileID, line)
+            return true
+        }
+        defer { if outermost { thread._withUnsafeGuaranteedRef { $0.callLine = 0 } } }
+        if case .plainGetter = lookup,
+            thread._withUnsafeGuaranteedRef({ $0.depth < framelessDepth })
+        {
+            thread._withUnsafeGuaranteedRef { $0.depth += 1 }
+            defer { thread._withUnsafeGuaranteedRef { exitUnframed($0) } }
+            return apply(0)
+        }
+        return thread._withUnsafeGuaranteedRef {
+            resolveInFrame(
                 keyPath, lookup: lookup, generation: generation, token: token, caller: caller,
-                on: thread, apply: apply)
+                on: $0, apply: apply)
         }
     }
 

@@ -50,11 +50,12 @@ final class ThreadState: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// Runs `body` with this thread's state, borrowed rather than retained.
-    @inline(__always)
-    static func withCurrent<Result>(_ body: (ThreadState) -> Result) -> Result {
-        let raw = ik_thread_state_get() ?? Unmanaged.passUnretained(makeCurrent()).toOpaque()
-        return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    /// This thread's state, to borrow (`_withUnsafeGuaranteedRef`) rather than retain: the
+    /// thread's key keeps it alive.
+    static var unmanagedCurrent: Unmanaged<ThreadState> {
+        @inline(__always) get {
+            .fromOpaque(ik_thread_state_get() ?? Unmanaged.passUnretained(makeCurrent()).toOpaque())
+        }
     }
 
     /// The state of a thread's first resolution: out of line, so that `current` is inlined.
