@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aLockKeepsCriticalSectionsOnManyThreadsApart() {
-        let lock = Lock()
+        let lock = Lock(rank: .leaf)
         let section = Section()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<2_000 { lock.withLock { section.run() } }

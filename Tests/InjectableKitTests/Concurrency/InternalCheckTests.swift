@@ -16,12 +16,24 @@ import Testing
             }
         }
 
+        @Test func aConditionTakenAgainstTheWrittenOrderStops() async {
+            await #expect(processExitsWith: .failure) {
+                let entry = Lock(rank: .entry)
+                entry.withLock { ThreadState.current.parking.locked(rank: .parking) {} }
+            }
+        }
+
         @Test func locksTakenInTheWrittenOrderPass() {
             let registry = Lock(rank: .overrideRegistry)
             let inner = Lock(rank: .overrideRegistry)
             let storage = Lock(rank: .scopeStorage)
             let entry = Lock(rank: .entry)
-            registry.withLock { inner.withLock { storage.withLock { entry.withLock {} } } }
+            let parking = ThreadState.current.parking
+            registry.withLock {
+                inner.withLock {
+                    storage.withLock { parking.locked(rank: .parking) { entry.withLock {} } }
+                }
+            }
             #expect(ThreadState.current.heldLockRanks.isEmpty)
         }
 

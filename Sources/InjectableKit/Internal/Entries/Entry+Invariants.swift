@@ -18,7 +18,9 @@ extension Entry {
                 "InjectableKit: an idle entry's round is waited for")
             guard let builder = construction.builder(inRound: construction.round) else { return }
             // A builder never waits for its own build (its factory asking for it is a cycle).
-            if case .entry(let entry, let round) = builder.parking.locked({ builder.waitingFor }) {
+            if case .entry(let entry, let round) = builder.parking.locked(
+                rank: .parking, { builder.waitingFor })
+            {
                 precondition(
                     entry !== self || round != construction.round,
                     "InjectableKit: a builder waits for its own build")

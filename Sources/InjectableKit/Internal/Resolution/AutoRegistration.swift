@@ -33,12 +33,12 @@ enum AutoRegistration {
     /// purpose, wherever the first use of the container came from.
     static var isRunningHook: Bool {
         let thread = ThreadState.current
-        return condition.locked { runner === thread }
+        return condition.locked(rank: .leaf) { runner === thread }
     }
 
     /// Makes the hook run again before the next access (after `reset()`).
     static func rearm() {
-        condition.locked {
+        condition.locked(rank: .leaf) {
             if state.loadRelaxed() == done { state.storeReleasing(pending) }
         }
         // Resolution's fast path skips `ensure()` for keys it has memo records for: make
@@ -48,21 +48,17 @@ enum AutoRegistration {
 
     private static func runIfNeeded() {
         let thread = ThreadState.current
-        condition.lock()
-        while state.loadAcquiring() == running {
-            if runner === thread {  // the hook itself uses the container
-                condition.unlock()
-                return
+        let runs = condition.locked(rank: .leaf) {
+            while state.loadAcquiring() == running {
+                if runner === thread { return false }  // the hook itself uses the container
+                condition.wait()
             }
-            condition.wait()
+            guard state.loadAcquiring() == pending else { return false }
+            state.storeReleasing(running)
+            runner = thread
+            return true
         }
-        guard state.loadAcquiring() == pending else {
-            condition.unlock()
-            return
-        }
-        state.storeReleasing(running)
-        runner = thread
-        condition.unlock()
+        guard runs else { return }
 
         // Outside any layer: the first use after a global `reset()` may come from inside one,
         // and the hook's registrations are the global container's.
@@ -71,10 +67,10 @@ enum AutoRegistration {
         if let hook = Self.hook { Layers.with(nil) { hook.registerAllServices() } }
         ContributionTable.shared.endRun()
 
-        condition.lock()
-        runner = nil
-        state.storeReleasing(done)
-        condition.broadcast()
-        condition.unlock()
+        condition.locked(rank: .leaf) {
+            runner = nil
+            state.storeReleasing(done)
+            condition.broadcast()
+        }
     }
 }

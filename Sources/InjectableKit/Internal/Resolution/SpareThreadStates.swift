@@ -38,8 +38,7 @@ let spareStates = SpareThreadStates()
 
 final class SpareThreadStates: @unchecked Sendable {
     // @unchecked: `states` is guarded by `lock`.
-    // Unranked: the rank check reads the thread's state, which this lock helps to make.
-    private let lock = Lock()
+    private let lock = Lock(rank: .spareStates)
     private var states: [ThreadState] = []
 
     func keep(_ state: ThreadState) {

@@ -24,7 +24,7 @@ extension ThreadState {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             precondition(builder !== self, "InjectableKit: a thread waits for its own build")
         #endif
-        parking.locked {
+        parking.locked(rank: .parking) {
             #if INJECTABLEKIT_INTERNAL_CHECKS
                 precondition(waitingFor == nil, "InjectableKit: a thread waits for two builds")
             #endif
@@ -32,15 +32,15 @@ extension ThreadState {
         }
         if let circle = waitingCircle(from: awaited) { Failure.crossThreadCycle(circle) }
         // The builder wakes its parking's sleepers after its build ends, under this lock.
-        builder.parking.locked {
+        builder.parking.locked(rank: .parking) {
             while awaited.builder != nil { builder.parking.wait() }
         }
-        parking.locked { waitingFor = nil }
+        parking.locked(rank: .parking) { waitingFor = nil }
     }
 
     /// Wakes the threads waiting for a build of this thread's that has just ended.
     func wakeWaiters() {
-        parking.locked { parking.broadcast() }
+        parking.locked(rank: .parking) { parking.broadcast() }
     }
 
     /// The threads that wait for each other in a circle through this one, each with what it
@@ -51,7 +51,7 @@ extension ThreadState {
         while circle.count < 10_000, let builder = next.builder {
             if builder === self { return circle }
             // Read again after the builder's wait: the same build all along.
-            guard let waited = builder.parking.locked({ builder.waitingFor }),
+            guard let waited = builder.parking.locked(rank: .parking, { builder.waitingFor }),
                 next.builder === builder
             else { return nil }
             circle.append((builder, waited))

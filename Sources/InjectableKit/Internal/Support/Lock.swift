@@ -23,7 +23,7 @@ struct Lock: ~Copyable, Sendable {
 
     /// - Parameter rank: Where the lock stands in the core's lock order (checked only in
     ///   internal-checks builds).
-    init(rank: LockRank = .unranked) {
+    init(rank: LockRank) {
         let address = UnsafeMutablePointer<UInt>.allocate(capacity: 2)
         address.initialize(repeating: LockWord.free, count: 2)
         word = LockWord(address, rank: rank)

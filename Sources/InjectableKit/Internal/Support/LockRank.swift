@@ -1,3 +1,5 @@
+import CInjectableAtomics
+
 /// The written lock order (`Internal/README.md`, "Locks and their order") as numbers: a thread
 /// holding a lock takes only locks of a higher rank. Builds made with
 /// `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS` check every ranked lock against the locks its
@@ -15,6 +17,9 @@ struct LockRank: Comparable, Sendable {
     static let overrideRegistry = LockRank(value: 10, nests: true)
     static let layerTicket = LockRank(value: 15, nests: false)
     static let scopeStorage = LockRank(value: 20, nests: false)
+    /// A builder's `ThreadState.parking`, its waiters' condition: a waiter holding it looks at
+    /// the entry it waits for.
+    static let parking = LockRank(value: 30, nests: false)
     @usableFromInline static let entry = LockRank(value: 40, nests: false)
     static let dependencyIndex = LockRank(value: 50, nests: false)
     static let memoTable = LockRank(value: 60, nests: false)
@@ -27,15 +32,15 @@ struct LockRank: Comparable, Sendable {
     static let keyNames = LockRank(value: 90, nests: false)
     /// A lock under which its holder takes no other lock.
     static let leaf = LockRank(value: 100, nests: false)
-    /// Not checked: a lock outside the core's order (a wrapper's, a diagnostic's).
-    static let unranked = LockRank(value: -1, nests: true)
+    /// `SpareThreadStates`', taken alone, while a thread's state is made or let go of.
+    static let spareStates = LockRank(value: 110, nests: false)
 }
 
 #if INJECTABLEKIT_INTERNAL_CHECKS
     extension LockRank {
         /// Checks that the current thread may take a lock of `rank`, and notes it as held.
         static func willLock(_ rank: LockRank) {
-            guard rank != .unranked else { return }
+            guard isChecked(rank) else { return }
             let thread = ThreadState.current
             if let highest = thread.heldLockRanks.last {
                 precondition(
@@ -46,10 +51,16 @@ struct LockRank: Comparable, Sendable {
             thread.heldLockRanks.append(rank)
         }
 
+        /// Whether taking a lock of `rank` is checked: not the spare states' while this thread
+        /// has no state (it is being made, from them, or let go of), when it holds no other.
+        private static func isChecked(_ rank: LockRank) -> Bool {
+            rank != .spareStates || ik_thread_state_get() != nil
+        }
+
         /// Notes that the current thread let go of a lock of `rank`.
         @usableFromInline
         static func didUnlock(_ rank: LockRank) {
-            guard rank != .unranked else { return }
+            guard isChecked(rank) else { return }
             let thread = ThreadState.current
             if let index = thread.heldLockRanks.lastIndex(of: rank) {
                 thread.heldLockRanks.remove(at: index)
