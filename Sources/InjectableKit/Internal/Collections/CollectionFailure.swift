@@ -1,7 +1,5 @@
-/// The mistakes made with collection keys, each stopping the process with a message that
-/// names the keys, where the contributions were made, and the fix (through `Failure.stop`, so
-/// that `Injections.verify` reports them). A misplaced contribution fails its test instead, in
-/// a test process (`Failure.mistake`), and the contribution is ignored.
+/// The mistakes made with collection keys: each stops through `Failure.stop` (so `verify`
+/// reports it), but a misplaced contribution is ignored and fails its test (`Failure.mistake`).
 enum CollectionFailure {
     static let hook =
         "AutoRegistering's registerAllServices() (extension Injections: AutoRegistering)"

@@ -1,9 +1,6 @@
-/// One element contributed to a collection key: the element's own key, the dictionary key it
-/// is filed under (for a dictionary collection), and where the contribution was made.
+/// One element contributed to a collection key.
 struct Contribution: @unchecked Sendable {
-    // @unchecked: `element` is a keypath without arguments (a property of `Injections`) or with
-    // `Hashable` arguments, immutable once made; `dictionaryKey` is a `Hashable & Sendable`
-    // value, boxed by `contribute` (see `Injections+Collections.swift`).
+    // @unchecked: an immutable keypath, and a `Hashable & Sendable` key boxed by `contribute`.
 
     let element: AnyKeyPath
     let dictionaryKey: AnyHashable?
@@ -11,8 +8,7 @@ struct Contribution: @unchecked Sendable {
     let site: String
 }
 
-/// What a collection's contributions are after every layer's additions and removals: the
-/// elements in order, and problems found on the way (an element or a dictionary key twice).
+/// A collection's contributions after every layer's edits, and the clashes found on the way.
 struct AssembledContributions {
     var elements: [Contribution] = []
     var duplicates: [(first: Contribution, second: Contribution)] = []

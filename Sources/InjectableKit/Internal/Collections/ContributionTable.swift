@@ -1,41 +1,24 @@
-/// Every contribution made to a collection key, and whether each collection has been
-/// resolved: the global state behind `Injections.contribute(_:to:)`, `removeContribution` and
-/// `Injections.contributions(to:)`.
-///
-/// Contributions are made by the ``AutoRegistering`` hook only, so they are the same in every
-/// process that links the app's modules (tests included). Each run of the hook (the first use
-/// of the container, and the first after each global `reset()`) fills a new table, `staged`,
-/// which the hook's own resolutions read; it replaces `live`, which every other thread reads,
-/// when the run ends. So a thread resolving a collection while a `reset()` on another makes the
-/// hook run again sees the last run's complete contributions, never a run's first few.
-///
-/// The hook cannot name `@MainActor` keys (it is not isolated to the main actor), so it hands
-/// over closures that do (`contributeOnMainActor`): they run on the main actor, once per run
-/// of the hook, before the first collection assembled there, and add to `live`.
-///
-/// Its lock is taken alone: nothing else is locked while it is held, and no user code runs.
+/// The hook's contributions (README, "Collection contributions"). Its lock is taken alone, and
+/// no user code runs under it.
 final class ContributionTable: @unchecked Sendable {
     // @unchecked: `live` and `staged` are guarded by `lock`.
 
     static let shared = ContributionTable()
 
-    /// A closure the hook handed over, to make contributions on the main actor.
     typealias MainActorContributor = @MainActor @Sendable (Injections) -> Void
 
     struct Record {
         var contributions: [Contribution] = []
-        /// The collection's name, once it has been resolved: a later contribution would be
-        /// missed by that resolution.
+        /// Set once resolved: a later contribution would be missed by that resolution.
         var resolvedBy: String?
     }
 
     struct Table {
         var records: [AnyKeyPath: Record] = [:]
-        /// The main-actor contributors not yet run.
         var pendingOnMainActor: [MainActorContributor] = []
     }
 
-    /// Whether this task runs main-actor contributors: its contributions go to `live`.
+    /// Whether this task runs main-actor contributors, whose contributions go to `live`.
     @TaskLocal static var isContributingOnMainActor = false
 
     private let lock = Lock(rank: .leaf)
@@ -43,12 +26,10 @@ final class ContributionTable: @unchecked Sendable {
     @exclusivity(unchecked) private var live = Table()
     @exclusivity(unchecked) private var staged: Table?
 
-    /// A run of the hook starts: its contributions go to a new table.
     func beginRun() {
         lock.withLock { staged = Table() }
     }
 
-    /// The run has ended: its contributions replace the last run's.
     func endRun() {
         let old: Table = lock.withLock {
             let old = live
@@ -59,19 +40,14 @@ final class ContributionTable: @unchecked Sendable {
         _ = old  // released here, after the lock
     }
 
-    /// Why `apply(_:to:inHook:)` refused an edit.
     enum Refusal: Equatable {
-        /// The collection was resolved already, by this name: that resolution missed the edit.
+        /// Resolved already, by this name: that resolution missed the edit.
         case resolved(String)
-        /// A removal named no contribution of the collection.
         case notContributed
     }
 
-    /// Makes `edit` to `collection`'s contributions, in the running hook's table (`inHook`) or,
-    /// from a main-actor contributor, in the live one, unless the collection was resolved
-    /// already.
-    ///
-    /// - Returns: `nil` once made; otherwise why not.
+    /// Edits the running hook's table (`inHook`) or, from a main-actor contributor, the live
+    /// one; returns why not if refused.
     func apply(_ edit: CollectionEdit, to collection: AnyKeyPath, inHook: Bool) -> Refusal? {
         lock.withLock {
             if inHook {
@@ -98,9 +74,8 @@ final class ContributionTable: @unchecked Sendable {
         lock.withLock { staged?.pendingOnMainActor.append(contributor) }
     }
 
-    /// The contributions made to `collection`, in the order they were made: on the thread
-    /// running the hook, those of the run so far. With `name`, marks the collection resolved by
-    /// that name, unless it is already.
+    /// In the order made; on the hook's thread, the run's so far. With `name`, marks the
+    /// collection resolved by that name, unless it is already.
     func contributions(to collection: AnyKeyPath, resolvedBy name: String? = nil) -> [Contribution]
     {
         let inHook = AutoRegistration.isRunningHook
@@ -116,16 +91,15 @@ final class ContributionTable: @unchecked Sendable {
         }
     }
 
-    /// Runs the main-actor contributors not yet run. Call on the main actor only.
+    /// Call on the main actor only.
     private func runMainActorContributors() {
         let pending: [MainActorContributor] = lock.withLock {
             defer { live.pendingOnMainActor = [] }
             return live.pendingOnMainActor
         }
         guard !pending.isEmpty else { return }
-        // The caller checked that it runs on the main actor (`GlobalActorFactory.isOnMainActor`):
-        // call the contributors as nonisolated functions, as `GlobalActorFactory.bridge` does.
-        // NB: not `MainActor.assumeIsolated`, which on Linux traps inside libdispatch.
+        // Called as nonisolated functions, as `GlobalActorFactory.bridge` does. NB: not
+        // `MainActor.assumeIsolated`, which on Linux traps inside libdispatch.
         Self.$isContributingOnMainActor.withValue(true) {
             for contributor in pending {
                 unsafeBitCast(contributor, to: (@Sendable (Injections) -> Void).self)(

@@ -7,8 +7,7 @@ enum CollectionEdit: @unchecked Sendable {
 }
 
 extension CollectionEdit {
-    /// Whether this edit removes the element contributed as `element` (`nil`: one an override
-    /// listed) and filed under the dictionary key `key`.
+    /// `element` is `nil` for an element an override listed.
     func removes(_ element: AnyKeyPath?, filedUnder key: AnyHashable?) -> Bool {
         switch self {
         case .add: false
@@ -17,7 +16,6 @@ extension CollectionEdit {
         }
     }
 
-    /// Whether this edit removes `contribution`.
     func removes(_ contribution: Contribution) -> Bool {
         removes(contribution.element, filedUnder: contribution.dictionaryKey)
     }
@@ -35,16 +33,8 @@ extension AssembledContributions {
     }
 }
 
-/// The edits each live layer made to each collection, its own only, kept to check and compose
-/// the layer's next edit.
-///
-/// Resolution does not read this table: each edit registers, in its layer, an override of the
-/// collection key that carries the layer's whole list and applies it to what the key would be
-/// without that override (an enclosing layer's edited collection, a whole collection an
-/// override lists, or the key's own), so a layer revived for a lazy wrapper (`LayerTicket`),
-/// which copies the overrides, keeps the edits too.
-///
-/// Its lock is taken alone: nothing else is locked while it is held, and no user code runs.
+/// Each live layer's own collection edits (README, "Collection contributions"). Its lock is
+/// taken alone, and no user code runs under it.
 final class LayerEdits: @unchecked Sendable {
     // @unchecked: `entries` is guarded by `lock`.
 
@@ -61,8 +51,7 @@ final class LayerEdits: @unchecked Sendable {
     // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var entries: [ObjectIdentifier: Entry] = [:]
 
-    /// The edits of `collection` made in each layer of `layer`'s chain, outermost first, so
-    /// `layer`'s own come last.
+    /// The edits made in each layer of `layer`'s chain, outermost first.
     func edits(of collection: AnyKeyPath, in layer: OverrideRegistry) -> [[CollectionEdit]] {
         let chain = layer.chain.filter(\.isLayer).reversed()
         return lock.withLock {
@@ -74,7 +63,6 @@ final class LayerEdits: @unchecked Sendable {
         }
     }
 
-    /// Records `edits` as `collection`'s in `layer`.
     func set(_ edits: [CollectionEdit], of collection: AnyKeyPath, in layer: OverrideRegistry) {
         let pruned: [Entry] = lock.withLock {
             var pruned: [Entry] = []
@@ -91,12 +79,8 @@ final class LayerEdits: @unchecked Sendable {
 }
 
 extension LayerEdits {
-    /// Makes `edit` to `collection` in `layer`, after checking it against the contributions in
-    /// effect there, and registers in the layer an override of the collection key that applies
-    /// the layer's edits to what the key would be without it (resolving its own key, see
-    /// `Resolver.resolveReplaced`): the collection keeps its registration's scope (in the
-    /// layer's caches), and the override's change drops what the layer cached from the
-    /// collection before.
+    /// Checks `edit` against the contributions in effect in `layer`, then registers the override
+    /// that applies the layer's edits.
     static func edit<Collection>(
         _ collection: KeyPath<Injections, Collection>, with edit: CollectionEdit,
         in layer: OverrideRegistry, call: @autoclosure () -> String
@@ -114,8 +98,7 @@ extension LayerEdits {
         }
         let edits = (chainEdits.last ?? []) + [edit]
         shared.set(edits, of: collection, in: layer)
-        // nonisolated(unsafe): a keypath is immutable; its arguments, if any, are `Hashable`
-        // values that the keypath owns.
+        // nonisolated(unsafe): a keypath is immutable; its arguments are `Hashable` values it owns.
         nonisolated(unsafe) let key = collection
         let override = Override<Collection> {
             let beneath = Injections.container.resolve(key)
@@ -126,10 +109,8 @@ extension LayerEdits {
     }
 }
 
-/// A collection key's value, assembled from its contributions, to which a layer's edits apply:
-/// an array or a dictionary collection, as the list of its elements, each filed under its
-/// dictionary key (`nil` in an array) with the contribution it came from (`nil`: an override
-/// listed it).
+/// A collection key's value as filed elements: its dictionary key (`nil` in an array) and the
+/// contribution it came from (`nil`: an override listed it).
 protocol EditableCollection {
     associatedtype Value
     var filed: [Filed<Value>] { get }
@@ -139,7 +120,7 @@ protocol EditableCollection {
 typealias Filed<Value> = (key: AnyHashable?, contribution: Contribution?, element: Value)
 
 extension EditableCollection {
-    /// This collection with `edits` made: each element added resolved through the container.
+    /// Each element added is resolved through the container.
     func applying(_ edits: [CollectionEdit], in name: String) -> Self {
         var filed = self.filed
         for edit in edits {

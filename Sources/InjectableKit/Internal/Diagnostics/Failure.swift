@@ -1,27 +1,20 @@
-/// The ways a resolution can fail at run time, all of them programming errors in the
-/// registrations' graph: each stops the process with a message that names the chain of keys.
-///
-/// These end in `fatalError`, whose message survives release builds (`precondition`'s does
-/// not), except on a verification thread (see `stop`), and except the mistakes a test can make
-/// and the library can go on from, which fail that test instead (see `mistake`).
+/// Run-time errors of the registrations' graph (README, "Failures, key names and verification").
 enum Failure {
     static let advice =
         "Break the cycle: inject one side lazily (@LazyInjectable, @WeakLazyInjectable) or "
         + "resolve it when first used rather than while constructing."
 
-    /// A keypath is resolved again while its own resolution is in progress on this thread.
+    /// A keypath resolved again while its own resolution is in progress on this thread.
     static func cycle(at index: Int, in frames: [Frame]) -> Never {
         stopCycle(frames[index...].map(name(of:)) + [name(of: frames[index])])
     }
 
-    /// Resolutions nested so deep that they can only be an unbounded recursion, typically a
-    /// cycle through keypaths made at run time (each one a new object).
+    /// Unbounded recursion, typically a cycle through keypaths made at run time (new objects).
     static func tooDeep(_ frames: [Frame], depth: Int) -> Never {
         stopNested("resolutions nested \(depth) deep", innermost: frames.suffix(12).map(name(of:)))
     }
 
-    /// A scope helper is reached again while it is constructing its own instance, on one
-    /// thread: a cycle through direct member access rather than `resolve`.
+    /// A scope helper reached again while it builds, on one thread: a cycle not through `resolve`.
     static func reentrantConstruction(of entry: Entry, on thread: ThreadState) -> Never {
         let site = entry.key.site
         let helper = "\\.\(site.name)"
@@ -40,8 +33,7 @@ enum Failure {
             " (\(site.name) at \(site.file):\(site.line) is needed while it is being constructed)")
     }
 
-    /// A lazy wrapper's property is read again, on the thread whose first read is resolving
-    /// it, by that resolution: the read would wait for itself.
+    /// A lazy wrapper read again by its own first read's resolution: it would wait for itself.
     static func reentrantLazyRead(
         of keyPath: AnyKeyPath, by wrapper: String, on thread: ThreadState
     )
@@ -52,9 +44,8 @@ enum Failure {
         stopCycle(names, " (\(wrapper)(\(key)) is read again while its first read resolves it)")
     }
 
-    /// Threads each waiting for an instance the next one builds or a lazy wrapper's first read
-    /// the next one resolves, in a circle: one cycle, resolved on several threads at once.
-    /// Each thread in `circle` has published what it waits for, after its frames last moved.
+    /// Threads waiting for each other's builds or first reads in a circle; each has published
+    /// what it waits for after its frames last moved (README, "Waiting and cycles").
     static func crossThreadCycle(_ circle: [(ThreadState, Awaited)]) -> Never {
         var names: [String] = []
         var throughLazy = false
@@ -81,8 +72,7 @@ enum Failure {
         stopCycle(names, " (resolved on \(circle.count) threads at once\(lazy))")
     }
 
-    /// Where the resolution of a lazy wrapper's key starts in `frames`, if it took a frame
-    /// there, and the key's name.
+    /// Where the wrapper's key's resolution starts in `frames` (if it has a frame), and its name.
     private static func lazyStart(of keyPath: AnyKeyPath, in frames: [Frame]) -> (Int?, String) {
         if let start = frames.firstIndex(where: { $0.keyPath == keyPath }) {
             return (start, name(of: frames[start]))
@@ -91,16 +81,14 @@ enum Failure {
         return (nil, KeyNames.name(of: keyPath) ?? "\\.<\(valueType)>")
     }
 
-    /// Asynchronous constructions that await each other in a circle; `builds` starts and ends
-    /// with the same one.
+    /// `builds` starts and ends with the same construction.
     static func asyncCycle(_ builds: [AsyncBuild]) -> Never {
         stopCycle(
             builds.map { "\\.\($0.name)" },
             " (between asynchronous constructions, which would wait for each other forever)")
     }
 
-    /// Constructions of wrappers no scope made, nested so deep that they can only be an
-    /// unbounded recursion: a cycle through registrations without a scope.
+    /// Unscoped constructions nested too deep: a cycle through registrations without a scope.
     static func asyncTooDeep(_ build: AsyncBuild) -> Never {
         let unscoped =
             build.unscopedDepth == build.depth
@@ -110,14 +98,11 @@ enum Failure {
             innermost: innermost(build))
     }
 
-    /// Stops for resolutions or constructions nested so deep (`nesting`) that they can only be
-    /// a cycle, naming the `innermost` of them.
     private static func stopNested(_ nesting: String, innermost names: [String]) -> Never {
         stop("InjectableKit: \(nesting); a dependency cycle? Innermost: \(chain(names)). \(advice)")
     }
 
-    /// Constructions nested deeper than `AsyncBuild.depthLimit`, most of them of wrappers a
-    /// scope made, whose cycles the wait graph reports: ever new keys, without end.
+    /// Past `AsyncBuild.depthLimit`, mostly scoped constructions: ever new keys, without end.
     static func asyncRecursion(_ build: AsyncBuild) -> Never {
         stop(
             "InjectableKit: asynchronous constructions nested \(build.depth) deep: an unbounded "
@@ -132,8 +117,7 @@ enum Failure {
         sequence(first: build, next: \.parent).prefix(12).map { "\\.\($0.name)" }.reversed()
     }
 
-    /// A getter called a second scope helper after its first had returned: the key would be
-    /// served from whichever one the memo saw first.
+    /// A second helper: the key would be served from whichever one the memo saw first.
     static func helpersInSequence(_ frame: Frame, site: Site) -> Never {
         stop(
             "InjectableKit: \(name(of: frame)) called a second scope helper (at \(site.file):"
@@ -142,8 +126,6 @@ enum Failure {
                 + "(cached(flag ? A() : B())), or with when(...) contexts or overrides.")
     }
 
-    /// A `registerOnMainActor` override's factory was called off the main actor, by a
-    /// resolution from nonisolated code of a key of its type.
     static func offMainActor(_ type: Any.Type) -> Never {
         let frames = ThreadState.current.frames
         let key = frames.last.map { " for \(name(of: $0))" } ?? ""
@@ -155,7 +137,6 @@ enum Failure {
                 + "resolves keys of this type, or resolve them on the main actor.")
     }
 
-    /// A `@WeakLazyInjectable` was made for a key whose type cannot be held weakly.
     static func notClassBound(_ type: Any.Type) -> Never {
         stop(
             "InjectableKit: @WeakLazyInjectable holds its instance weakly, but \(type) is not a "
@@ -164,9 +145,8 @@ enum Failure {
                 + "supported either): use @LazyInjectable for it.")
     }
 
-    /// A keypath reaching through a key to a property of its value (`\.date.now`) was
-    /// resolved: it would run the key's getter past its overrides (see `KeyPathShape`). Returns
-    /// in a test process, where the test fails; the value exists, so the resolution goes on.
+    /// `\.date.now` runs the key's getter past its overrides (`KeyPathShape`). Returns in a test
+    /// process, where the test fails; the value exists, so the resolution goes on.
     static func keyPathThroughAKey(of type: Any.Type, caller: StaticString?) {
         let site = caller.map { " (in \($0))" } ?? ""
         mistake(
@@ -177,10 +157,7 @@ enum Failure {
                 + "resolve(\\.date).now, or @Injectable(\\.date) var date and then date.now.")
     }
 
-    /// An override of a key whose helper has a decoration built a value the decoration cannot
-    /// take: its helper builds another type than the key's (`cached(LiveLogger(), decorate:)`
-    /// for an `any Logger` key). Returns in a test process, where the test fails; the value is
-    /// handed out undecorated.
+    /// Returns in a test process, where the test fails; the value is handed out undecorated.
     static func undecoratedOverride(
         of name: String, keyType: Any.Type, valueType: Any.Type, decorated: Any.Type
     ) {
@@ -194,19 +171,15 @@ enum Failure {
                 + "type in the closure: decorate: { (value: inout \(key)) in ... }.")
     }
 
-    /// Code tried to swap a dependency after `Injections.container.seal()`.
     static func sealed(_ attempt: String) -> Never {
         stop(
             "InjectableKit: \(attempt) refused: the container is sealed "
                 + "(Injections.container.seal()), so no dependency can be swapped.")
     }
 
-    /// A mistake a test can make and the library can go on from: in a test process whose test
-    /// library is installed, a failure of the test that made it (or of the run, for work no
-    /// test is known to own), at `file`:`line` if the call that made it is known (else at the
-    /// call of the outermost resolution running on the thread, if it said), and the caller
-    /// goes on; anywhere else, and on a verification thread (which reports it in its own
-    /// report), it stops as ``stop(_:cycle:)`` does.
+    /// With a test reporter installed, fails the test that made it (or the run) at `file`:`line`
+    /// or the outermost resolution's call, and returns; elsewhere, and on a verification thread
+    /// (which reports it), stops as ``stop(_:cycle:)`` does.
     static func mistake(_ message: String, file: StaticString? = nil, line: UInt = 0) {
         let thread = ThreadState.current
         let (file, line) =
@@ -218,14 +191,12 @@ enum Failure {
         else { stop(message) }
     }
 
-    /// Stops the process for the dependency cycle `names` (first key last too), with `detail`
-    /// after the chain.
+    /// `names` ends with its first key again.
     private static func stopCycle(_ names: [String], _ detail: String = "") -> Never {
         stop("InjectableKit: dependency cycle: \(chain(names))\(detail). \(advice)", cycle: names)
     }
 
-    /// Stops the process with `message`, once diagnostics have seen it (a cycle's chain goes
-    /// to the trace; a verification's thread parks there instead, see `Diagnostics.stopping`).
+    /// Diagnostics see it first; a verification's thread parks there (`Diagnostics.stopping`).
     static func stop(_ message: String, cycle names: [String]? = nil) -> Never {
         Diagnostics.stopping(message, cycle: names)
         fatalError(message)

@@ -1,35 +1,24 @@
 import CInjectableAtomics
 
-/// The names of keys, as their registrations are written (`notesRepository`), learned from the
-/// resolutions that ran them, so that a message about a key can name it rather than print its
-/// keypath (which, outside Apple platforms, shows an address).
-///
-/// A resolution learns its key's name from a scope helper or a nested `resolve` in the getter
-/// (see `Frame.name`); a plain getter that calls neither teaches nothing. Keys with arguments
-/// are not kept: each of their keypaths is a new object, and every one would stay.
+/// Keys' names for messages (README, "Failures, key names and verification").
 enum KeyNames {
     /// By keypath object: a keypath literal without arguments is one object per image.
     private final class Table: @unchecked Sendable {
         // @unchecked: `known`, `printed` and `learned` are guarded by `lock`.
-        /// NB: the project's `Lock`, not `Mutex`, whose hand-over on Linux ThreadSanitizer
-        /// cannot see (see `Lock`).
+        /// NB: `Lock`, not `Mutex`, whose hand-over Linux ThreadSanitizer cannot see (see `Lock`).
         let lock = Lock(rank: .keyNames)
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
         @exclusivity(unchecked) var known:
             [ObjectIdentifier: (keyPath: AnyKeyPath, name: StaticString)] = [:]
-        /// What each keypath's own description names (see `printedName`), `nil` where it names
-        /// nothing: kept with the keypath, so that its object, and so its identifier, lives on.
+        /// `printedName`s, kept with the keypath so that its identifier is not reused.
         @exclusivity(unchecked) var printed: [ObjectIdentifier: (AnyKeyPath, String?)] = [:]
-        /// Names learned since `known` was last asked, in order, not yet in it: a question takes
-        /// them in first (`takeInLearned`), so that resolutions, which learn names far more
-        /// often than anything asks for one, hash nothing here.
+        /// Not yet filed in `known` (README, "Memory bounds": noted now, filed when asked).
         @exclusivity(unchecked) var learned = Backlog<(keyPath: AnyKeyPath, name: StaticString)>()
     }
 
     private static let table = Table()
     private static let limit = 4096
 
-    /// Records that `keyPath`'s registration is called `name`.
     static func learn(_ keyPath: AnyKeyPath, _ name: StaticString) {
         guard !Site.isSubscriptName(name) else { return }
         var released: [(keyPath: AnyKeyPath, name: StaticString)] = []
@@ -39,10 +28,8 @@ enum KeyNames {
         }
     }
 
-    /// Files the names of `learned` in `known`, the first learned for a keypath object staying.
-    /// Call with the lock locked.
-    ///
-    /// - Returns: What was learned, for the caller to release once it holds no lock.
+    /// The first name learned for a keypath object stays. Call with the lock locked; returns
+    /// what was learned, for the caller to release once it holds no lock.
     private static func takeInLearned() -> [(keyPath: AnyKeyPath, name: StaticString)] {
         let taken = table.learned.take()
         for (keyPath, name) in taken where table.known.count < limit {
@@ -52,15 +39,8 @@ enum KeyNames {
         return taken
     }
 
-    /// `keyPath` as `\.name`, if a resolution has learned its name.
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key.
-    ///   - sameObject: Whether to look only for the keypath object itself (cheap, for the
-    ///     trace), not also for an equal keypath made elsewhere (which compares every key
-    ///     known, for messages).
-    /// - Returns: `\.name`, or `nil` while no resolution has learned the name and the
-    ///   keypath's description does not name it (as outside Apple platforms).
+    /// `\.name`, learned or printed; `sameObject` looks only for this keypath object (cheap, for
+    /// the trace), not for an equal one made elsewhere (which compares every key known).
     static func name(of keyPath: AnyKeyPath, sameObject: Bool = false) -> String? {
         let object = ObjectIdentifier(keyPath)
         // Learned, else printed before (`nil` inside: the description names nothing).
@@ -86,11 +66,8 @@ enum KeyNames {
         return name
     }
 
-    /// `\.name` from a keypath's own description. Apple platforms print the property it reads
-    /// (`\Injections.api`); elsewhere the description shows its getter's address
-    /// (`\Injections.<computed 0x… (Value)>`), and the name is the one the symbol table gives
-    /// that function (`key path getter for App.Injections.api : App.Injections`), if the binary
-    /// keeps its symbols. `nil` where neither names a key.
+    /// Apple platforms print the property (`\Injections.api`); elsewhere the getter's address
+    /// (`\Injections.<computed 0x… (Value)>`), named by the symbol table if the binary keeps it.
     static func printedName(
         _ description: String, symbolAt: (UInt) -> String? = functionName(at:)
     ) -> String? {
@@ -145,8 +122,7 @@ enum KeyNames {
             decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// `keyPath` named for a message: `\.name` if a resolution has learned its name, else
-    /// `<key of type Value>`, to be followed by where the call that names it was made.
+    /// `\.name`, else `<key of type Value>`, to be followed by where the naming call was made.
     static func describe(_ keyPath: AnyKeyPath) -> String {
         name(of: keyPath)
             ?? "<key of type \(typeName(type(of: keyPath).valueType, qualified: false))>"

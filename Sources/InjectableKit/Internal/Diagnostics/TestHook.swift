@@ -1,12 +1,10 @@
 import CInjectableAtomics
 
-/// Where reports meant for a test go: the `_InjectableTestReporter` that `InjectableTesting`
-/// installs (InjectableKit links no test framework), or nothing.
+/// The reporter `InjectableTesting` installs, if any: InjectableKit links no test framework.
 enum TestHook {
     /// The installed reporter: the address of a cell that holds it, kept for good, or 0.
     private static var installed: AtomicWord { AtomicWord(static: IK_TEST_REPORTER) }
 
-    /// The installed reporter, in a test process.
     static var reporter: (any _InjectableTestReporter.Type)? {
         guard ContextFacts.isTesting,
             let cell = UnsafeRawPointer(bitPattern: installed.loadAcquiring())
@@ -25,9 +23,8 @@ enum TestHook {
         }
     }
 
-    /// Reports a change `attempt` made to `registry`, if it is the global one. `wasPushed`:
-    /// whether a `push()` was waiting for its `pop()` before the change (`nil`: read it now, the
-    /// change being no `pop()`).
+    /// Reports a change of the global registry. `wasPushed`: whether a `push()` awaited its
+    /// `pop()` before the change (`nil`: read it now, the change being no `pop()`).
     static func changed(
         _ registry: OverrideRegistry, _ attempt: @autoclosure () -> String, file: StaticString,
         line: UInt, wasPushed: Bool? = nil

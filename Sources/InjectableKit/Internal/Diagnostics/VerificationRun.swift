@@ -1,8 +1,6 @@
 import Foundation
 
-/// One key's check for `Injections.verify`, run on a thread of its own so that a failure that
-/// would stop the process (a cycle) can be reported instead: the thread is then parked for
-/// good, since a getter cannot be unwound.
+/// One key's check for `Injections.verify` (README, "Failures, key names and verification").
 final class VerificationRun: @unchecked Sendable {
     // @unchecked: the mutable state is guarded by `lock`; `done` is thread-safe.
     private struct Node {
@@ -15,22 +13,19 @@ final class VerificationRun: @unchecked Sendable {
     private let lock = Lock(rank: .recording)
     private var nodes: [UInt64: Node] = [:]
     private var edges: [(parent: UInt64, child: UInt64)] = []
-    /// What the check found in its key's value (`.unset`), or what stopped it, which is then
-    /// its one problem.
+    /// The check's own finding (`.unset`), or what stopped it, then its one problem.
     private var finding: (kind: Injections.VerificationReport.Problem.Kind, message: String)?
     /// The outermost key resolved, or being resolved when the check stopped.
     private var outermost: String?
     private let done = DispatchSemaphore(value: 0)
-    /// Whether the check runs on a thread of its own, which a failure that would stop the
-    /// process parks instead; `false` for one on the caller's thread (see `run`).
+    /// `false` for a check on the caller's thread, where a failure stops the process.
     let parksOnStop: Bool
 
     init(parksOnStop: Bool) {
         self.parksOnStop = parksOnStop
     }
 
-    /// Records a finished resolution on this run's thread, its edge from `parent`, and whether
-    /// what it returned holds a class instance.
+    /// Records a finished resolution on this run's thread, and its edge from `parent`.
     func resolved(_ frame: Frame, parent: Frame?, holdsObject: Bool) {
         let node = Node(
             name: Failure.name(of: frame), scope: frame.scope ?? .unique, holdsObject: holdsObject)
@@ -41,12 +36,8 @@ final class VerificationRun: @unchecked Sendable {
         }
     }
 
-    /// Runs `check` in a fresh layer over the one in effect, and waits for it: on a thread of
-    /// its own, or, for a key isolated to the caller's actor (`runsHere`), on the caller's
-    /// thread, where a failure that would stop the process stops it.
-    ///
-    /// - Returns: What went wrong: the check's own finding, the failure that stopped it, each
-    ///   scope mismatch, or that it did not finish within `timeoutSeconds`.
+    /// Runs `check` in a fresh layer and waits: on a thread of its own, or on the caller's for a
+    /// key isolated to the caller's actor (`runsHere`).
     func run(
         _ check: Injections.VerificationKeys.Check, timeoutSeconds: Double
     ) -> [Injections.VerificationReport.Problem] {
@@ -74,8 +65,7 @@ final class VerificationRun: @unchecked Sendable {
         } else {
             resolve()
         }
-        // The key's name is looked up before the lock: naming may let go of what a
-        // resolution taught (see `KeyNames`).
+        // Named before the lock: naming may let go of what a resolution taught (`KeyNames`).
         let needsName = lock.withLock { finding != nil && outermost == nil }
         let name = needsName ? check.name() : ""
         return lock.withLock { findings(fallbackName: name) }
@@ -111,8 +101,7 @@ final class VerificationRun: @unchecked Sendable {
         return found
     }
 
-    /// A long-lived instance (cached, application, a custom cached scope) holding a shorter-lived
-    /// class instance (unique, graph, shared) keeps it past the life its registration gives it.
+    /// A long-lived instance holding a shorter-lived class instance keeps it past its life.
     private static func mismatch(parent: Node, child: Node) -> String? {
         guard [.cached, .application].contains(parent.scope.kind), child.holdsObject else {
             return nil

@@ -1,14 +1,11 @@
-/// A key's decoration (its scope helper's `decorate:`), as the probe that learns the key's
-/// lifetime finds it, so that the values its overrides build are decorated too (see
-/// `Resolver.serve`). Typed by the helper's value, which need not be the key's: a helper that
-/// builds `LiveLogger` for an `any Logger` key decorates `LiveLogger`s only.
+/// A key's helper's `decorate:`, run on its overrides' values too (README, "Overrides keep their
+/// key's lifetime and decoration"); typed by the helper's value, which need not be the key's.
 class AnyDecoration: @unchecked Sendable {
     // @unchecked: the subclass adds only an immutable `@Sendable` closure.
 
-    /// Decorates `value`, if it is of the decorated type: returns whether it was.
+    /// Returns whether `value` was of the decorated type, and so decorated.
     func apply<Value>(to value: inout Value) -> Bool { false }
 
-    /// The type the decoration takes, for the message when an override's value is not one.
     var decoratedType: Any.Type { Never.self }
 }
 
@@ -29,8 +26,7 @@ final class Decoration<Decorated>: AnyDecoration, @unchecked Sendable {
             }
             return true
         }
-        // The key's type holds the helper's (an existential, an optional): decorated as the
-        // helper's type, and put back.
+        // The key's type wraps the helper's (an existential, an optional): unwrapped and back.
         guard var decorated = value as? Decorated else { return false }
         decorate(&decorated)
         guard let back = decorated as? Value else { return false }

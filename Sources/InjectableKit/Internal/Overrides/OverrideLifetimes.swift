@@ -1,9 +1,7 @@
 import CInjectableAtomics
 import Foundation
 
-/// Where a getter's first scope helper keeps its instance: the lifetime that an override of the
-/// key keeps, and the helper's decoration, which every override of the key runs (see
-/// `Resolver.serve`).
+/// Where a getter's first scope helper keeps its instance, and its decoration.
 struct Placement {
     let scope: Injections.Scope
     let site: Site
@@ -11,32 +9,22 @@ struct Placement {
     let decoration: AnyDecoration?
 }
 
-/// The lifetimes and decorations that overrides keep, learned once per key by a probe: the key's
-/// getter runs on a thread of its own, with `probeToken`, and its first scope helper reports
-/// where it keeps its instance, and its decoration, and ends that thread before building
-/// anything (`reached(_:)`). A getter that returns instead has no helper (a unique key): it
-/// built its value, on the probe's thread. One that resolves other keys before its helper has
-/// resolved them there: it is warned about once.
-/// See Internal/README.md, "Overrides keep their key's lifetime".
+/// Each key's `Placement`, learned once by a probe (README, "Overrides keep their key's lifetime
+/// and decoration").
 enum OverrideLifetimes {
-    /// What a key's probe found, which every override of the key then uses: the probe itself,
-    /// once its thread has ended.
+    /// What a key's probe found: the probe itself, once its thread has ended.
     typealias Learned = Probe
 
     /// The token a probed getter is handed: no frame has it (its frame index would be 65,534).
     static let probeToken = UInt64.max
 
-    /// What a probe found, written by its thread before it ends and read, once it has ended,
-    /// by the thread that waited for it and, through the table, by every later resolution:
-    /// where the key keeps its instance (the placement of its getter's first scope helper, or
-    /// none: a getter without a helper makes a value each time). A class, so that handing one
-    /// out is one retain.
+    /// A class, so that handing one out is one retain; `placement` is `nil` for a getter with
+    /// no helper.
     class Probe: @unchecked Sendable {
         // @unchecked: written by the probe's thread only, and read after `pthread_join`.
         final fileprivate(set) var placement: Placement?
         final var resolvedOthers = false
 
-        /// Runs the getter, with `probeToken`.
         fileprivate func run() {}
     }
 
@@ -55,8 +43,7 @@ enum OverrideLifetimes {
         let lock = Lock(rank: .leaf)
         // NB: @exclusivity(unchecked): `lock` keeps accesses apart (see `ScopeStorage`).
         @exclusivity(unchecked) var learned: [AnyKeyPath: Learned] = [:]
-        /// The same, by keypath object, found without hashing the keypath; each object is
-        /// kept, so that its identity is not reused.
+        /// By keypath object, found without hashing; each object kept, so its identity stays.
         @exclusivity(unchecked) var byObject: [ObjectIdentifier: (AnyKeyPath, Learned)] = [:]
 
         func find(_ keyPath: AnyKeyPath) -> Learned? {
@@ -73,8 +60,7 @@ enum OverrideLifetimes {
     // Keys with arguments are new values at each argument: past this many, they are probed again.
     fileprivate static let limit = 4096
 
-    /// The lifetime of `keyPath`'s registration, learned before or probed now; `nil` if no
-    /// thread could be started to probe it.
+    /// Learned before or probed now; `nil` if no thread could be started to probe it.
     static func lifetime<Value>(
         of keyPath: KeyPath<Injections, Value>, named name: @autoclosure () -> String
     ) -> Learned? {
@@ -106,16 +92,14 @@ enum OverrideLifetimes {
         return probe
     }
 
-    /// Called by every scope helper (and `liveOnly`, `contributions(to:)`, helpers that keep
-    /// nothing) handed `probeToken`: reports the placement and ends the probe's thread there.
+    /// Called by every helper handed `probeToken`: reports the placement, ends the thread there.
     static func reached(_ placement: @autoclosure () -> Placement?) {
         guard report(placement) else { return }
         ik_end_thread()
     }
 
-    /// Hands `placement` to this thread's probe, if it runs one. Out of line, and the placement
-    /// (with its decoration's box) made here, so that no reference it takes is still held when
-    /// the thread ends.
+    /// Out of line, with the placement made here, so that no reference it takes is still held
+    /// when the thread ends.
     @inline(never)
     private static func report(_ placement: () -> Placement?) -> Bool {
         let thread = ThreadState.current

@@ -7,10 +7,8 @@ struct Overrides {
 
     var isEmpty: Bool { byKey.isEmpty && byType.isEmpty }
 
-    /// Every override, by key and by type.
     var all: [AnyOverride] { Array(byKey.values) + Array(byType.values) }
 
-    /// The keys and types whose override differs between `self` and `other`.
     func differences(from other: Overrides) -> (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>)
     {
         func changed<Key>(_ mine: [Key: AnyOverride], _ theirs: [Key: AnyOverride]) -> Set<Key> {
@@ -20,41 +18,31 @@ struct Overrides {
     }
 }
 
-/// The overrides that tests and previews register, checked before a keypath's own getter: the
-/// global registry, or a task-local `withOverrides` layer with overrides and scope caches of its
-/// own (`Internal/README.md`).
+/// The global override registry, or a task-local `withOverrides` layer with caches of its own.
 @usableFromInline
 final class OverrideRegistry: @unchecked Sendable {
-    // @unchecked: `current`, `saved`, `storages` and `ownTicket` are guarded by `lock`; the
-    // atomics are atomics; `beneath`, `serial` and `serials` are immutable.
-    /// `emptyFlag`'s and `changes`' words, first among the stored properties so that their
-    /// addresses are fixed offsets in the object (see `AtomicWord.init(inline:of:)`).
+    // @unchecked: mutable state is guarded by `lock` or atomic; the rest is immutable.
+    /// First stored property, so its words sit at fixed offsets (`AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var inlineWords: (empty: UInt, changes: UInt) = (1, 0)
 
-    /// The registry that `Injections.container`'s calls affect in this task: its innermost
-    /// task-local layer, or the global registry.
+    /// The registry `Injections.container`'s calls affect in this task.
     static var current: OverrideRegistry {
         guard MemoTable.hasDetours else { return Core.shared.overrides }
         return Layers.current ?? Core.shared.overrides
     }
 
-    /// The registry a resolution here consults next: the enclosing layer, or the global
-    /// registry beneath an outermost layer; `nil` for the global registry, the one that is no
-    /// layer.
+    /// The registry a resolution here consults next; `nil` for the global registry.
     let beneath: OverrideRegistry?
     var isLayer: Bool { beneath != nil }
     /// The registry's identity for dependency edges: unlike its address, never reused.
     let serial: UInt64
-    /// The serial numbers of ``chain``, this registry's first: made once, since each recorded
-    /// dependency names them.
+    /// The serials of ``chain``, made once since each recorded dependency names them.
     let serials: [UInt64]
     private let lock = Lock(rank: .overrideRegistry)
     // NB: @exclusivity(unchecked): `lock` already keeps accesses apart (see `ScopeStorage`).
     @exclusivity(unchecked) private var current = Overrides()
-    /// The override by key that ``override(for:servedBy:byKey:)`` found for each keypath object
-    /// since the last change,
-    /// keeping the object alive so that its identity is not reused. Emptied by every change,
-    /// and when it reaches `lookupLimit` (keypaths with arguments are new objects each time).
+    /// Key overrides found by keypath object since the last change; keeps each object, so its
+    /// identity is not reused. Emptied at `lookupLimit` (argument keypaths are new objects).
     @exclusivity(unchecked) private var lookups: [ObjectIdentifier: Lookup] = [:]
     private static let lookupLimit = 4096
 
@@ -69,18 +57,13 @@ final class OverrideRegistry: @unchecked Sendable {
     /// How many changes of the overrides this registry has published (wrapping).
     private var changes: AtomicWord { AtomicWord(inline: 1, of: self) }
 
-    /// How many changes of the overrides this registry has published.
     var changeCount: UInt64 { UInt64(changes.loadSequentiallyConsistent()) }
     /// A layer's own scope caches, made on first use.
     private var storages: [ObjectIdentifier: ScopeStorage] = [:]
-    /// Names this layer for the lazy wrappers made in it (see `LayerTicket`); made on first
-    /// use, and told every change of the overrides.
+    /// Made on first use, and told every change of the overrides.
     private var ownTicket: LayerTicket?
 
-    /// - Parameters:
-    ///   - beneath: The registry a resolution here consults next; `nil` for the global one.
-    ///   - overrides: The overrides it starts with: a gone layer's, for the one a `LayerTicket`
-    ///     makes in its place, with caches of its own.
+    /// `overrides`: a gone layer's, for the layer a `LayerTicket` makes in its place.
     init(beneath: OverrideRegistry?, overrides: Overrides = Overrides()) {
         self.beneath = beneath
         self.serial = nextSerial(IK_REGISTRY_SERIALS)
@@ -91,7 +74,6 @@ final class OverrideRegistry: @unchecked Sendable {
         if isLayer { Self.liveLayers.add(self) }
     }
 
-    /// This layer's ticket, for the lazy wrappers made in it.
     var ticket: LayerTicket {
         assert(isLayer, "InjectableKit: only a layer has a ticket")
         return lock.withLock {
@@ -105,11 +87,9 @@ final class OverrideRegistry: @unchecked Sendable {
     /// Every layer alive, so that a change reaches the caches of the layers beneath it.
     private static let liveLayers = WeakList<OverrideRegistry>()
 
-    /// The registries a resolution here consults, in order: this one, its enclosing layers,
-    /// and the global registry.
+    /// The registries a resolution here consults, in order, this one first.
     var chain: [OverrideRegistry] { Array(sequence(first: self) { $0.beneath }) }
 
-    /// Whether this registry overrides `key` itself or keys of `type`.
     func overrides(key: AnyKeyPath?, type: ObjectIdentifier?) -> Bool {
         guard !isEmpty else { return false }
         return lock.withLock {
@@ -126,18 +106,8 @@ final class OverrideRegistry: @unchecked Sendable {
 
     var isEmpty: Bool { emptyFlag.loadSequentiallyConsistent() != 0 }
 
-    /// The override for `keyPath`: one for the key, here or in any registry beneath, wins over
-    /// one for its type; among overrides of one kind, the closest registry's wins.
-    /// That order is what `replaced` follows; each registry is read under one hold of its lock
-    /// (`Internal/README.md`, "Frame" and edge rule 6).
-    ///
-    /// - Parameters:
-    ///   - keyPath: The key resolved.
-    ///   - replaced: The override whose factory resolves the key, if any: only those after it
-    ///     in the order apply (none, if a change has removed it).
-    ///   - servedBy: Set to the registry whose override it is.
-    ///   - byKey: Set to whether the override is the key's own.
-    /// - Returns: The override, if any registry on the way has one.
+    /// A key override anywhere on the chain wins over a type's; within a kind, the closest wins.
+    /// Only overrides after `replaced` in that order apply (README, "Frame", edge rule 6).
     func override<Value>(
         for keyPath: KeyPath<Injections, Value>, after replaced: AnyOverride? = nil,
         servedBy: inout OverrideRegistry?, byKey: inout Bool
@@ -165,14 +135,12 @@ final class OverrideRegistry: @unchecked Sendable {
         }
         guard let forType = pastKeys ? firstType : typeAfterReplaced else { return nil }
         (servedBy, byKey) = (forType.registry, false)
-        // Registered for this key or for `Value`: an `Override<Value>`, by the `register`
-        // functions' types. NB: not `as?`, which looks the generic class's metadata up on every
-        // call.
+        // An `Override<Value>` by the `register` functions' types. NB: not `as?`, which looks
+        // the generic class's metadata up on every call.
         return unsafeDowncast(forType.override, to: Override<Value>.self)
     }
 
-    /// This registry's own override for `keyPath`, and for `type`, read under one hold of the
-    /// lock.
+    /// Read under one hold of the lock.
     private func overrides(
         for keyPath: AnyKeyPath, type: ObjectIdentifier
     ) -> (key: AnyOverride?, type: AnyOverride?) {
@@ -180,8 +148,7 @@ final class OverrideRegistry: @unchecked Sendable {
         defer { withExtendedLifetime(evicted) {} }  // keypaths' arguments released outside the lock
         return lock.withLock {
             let forType = current.byType[type]
-            // Found by the keypath object first: hashing a keypath's value walks its
-            // components, several times the cost of the rest of this lookup.
+            // By object first: hashing a keypath walks its components, the lookup's main cost.
             let object = ObjectIdentifier(keyPath)
             if let known = lookups[object] { return (known.override, forType) }
             let found = current.byKey[keyPath]
@@ -202,10 +169,8 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// The entries a change of the overrides of `affected` reaches (`isReached`), and the caches
-    /// it looked in: this registry's, and those of the layers beneath it that consult it, each
-    /// with the keys and types the change reaches there (a layer's own override, or one between
-    /// it and this registry, hides this one's).
+    /// The entries a change of `affected` reaches, here and in the layers beneath that consult
+    /// this registry, and the caches it looked in.
     private func reachedEntries(
         _ affected: (keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>),
         removed: Set<ObjectIdentifier>, layers: [OverrideRegistry]
@@ -215,8 +180,7 @@ final class OverrideRegistry: @unchecked Sendable {
             let chain = registry.chain
             guard let depth = chain.firstIndex(where: { $0 === self }) else { continue }
             let closer = chain[..<depth]
-            // A closer override for the key hides a change of the key's; one for its type
-            // does not, since the key's own override wins wherever it is.
+            // A closer key override hides a key's change; a closer type override hides no key's.
             let keys = affected.keys.filter { key in
                 !closer.contains { $0.overrides(key: key, type: nil) }
             }
@@ -240,18 +204,15 @@ final class OverrideRegistry: @unchecked Sendable {
         return reached
     }
 
-    /// The types this registry overrides, with their overrides.
     var typeOverrides: [AnyOverride] {
         lock.withLock { Array(current.byType.values) }
     }
 
-    /// Makes every memo slot stale without changing any override. The generation is one of the
-    /// memo table's statics, which the fast path reads anyway.
+    /// Makes every memo slot stale without changing any override.
     func invalidateMemos() {
         MemoTable.generation.wrappingAddAcquiringAndReleasing(1)
     }
 
-    /// Whether a `push()` is waiting for its `pop()`.
     var isPushed: Bool { lock.withLock { !saved.isEmpty } }
 
     /// Saves the overrides; returns them with the levels saved before, for `restore`.
@@ -263,15 +224,13 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Seals the container: every change that takes this registry's lock after this returns
-    /// is refused.
+    /// Every change that takes this registry's lock after this returns is refused.
     func seal() {
         lock.withLock { Sealing.sealed.storeReleasing(1) }
     }
 
-    /// Puts back the overrides the latest `push()` saved; given `level`, the overrides and the
-    /// saved levels as they were before the `push()` that returned it, whatever was pushed or
-    /// popped since.
+    /// Puts back what the latest `push()` saved; given `level`, the state from before the
+    /// `push()` that returned it, whatever was pushed or popped since.
     func pop(to level: Injections.SavedOverrides?, attempt: String) {
         change(attempt) { current in
             if let level {
@@ -282,19 +241,9 @@ final class OverrideRegistry: @unchecked Sendable {
         }
     }
 
-    /// Applies `update`, and drops what scopes cached for every key and type it affected, so
-    /// that the next resolution sees the new state.
-    ///
-    /// The instances are dropped before the new state is published (the generation bump and
-    /// the lock's release), so that no resolution pairs a new override with an instance an
-    /// old one built. What the change lets go of (old overrides, their captures, the dropped
-    /// instances) is released after the lock, since a deinit may use the container.
-    ///
-    /// - Parameters:
-    ///   - attempt: What the change is, for the message if the container is sealed: checked
-    ///     under the lock, which ``seal()`` takes, so no change lands after `seal()` has
-    ///     returned.
-    ///   - update: Changes the overrides.
+    /// Applies `update` and drops what scopes cached for what it affected, before the new state
+    /// is published, so no resolution pairs a new override with an old instance. What it lets
+    /// go of is released after the lock: a deinit may use the container.
     func change(_ attempt: @autoclosure () -> String, _ update: (inout Overrides) -> Void) {
         // Taken outside the lock, and released after it: a layer's deinit releases its caches.
         let layers = Self.liveLayers.all
@@ -304,17 +253,13 @@ final class OverrideRegistry: @unchecked Sendable {
             Sealing.refuseIfSealed(attempt())
             let before = current
             update(&current)
-            // Published before the dependency search: a build that asked for an affected key
-            // either recorded its edge before the search (and is found), or looks the key up
-            // after this store (and sees the change). See `DependencyIndex`.
+            // Published before the dependency search (README, edge rule 1).
             emptyFlag.storeSequentiallyConsistent(current.isEmpty ? 1 : 0)
-            // Before the search: a build that read the old state either sees the count move,
-            // or recorded its edges before this search (see `PendingReads`).
+            // Before the search too (README, edge rule 4).
             changes.wrappingAddSequentiallyConsistent(1)
             ownTicket?.update(current)
             let affected = current.differences(from: before)
-            // A change that changes no override (a key's reset where it has none) leaves what
-            // every call site remembered, and the registry's lookups, as they are.
+            // No override changed (a key's reset where it has none): memos and lookups stand.
             guard !affected.keys.isEmpty || !affected.types.isEmpty else {
                 released.append(before)
                 return
@@ -327,10 +272,8 @@ final class OverrideRegistry: @unchecked Sendable {
             let invalidated = Core.shared.dependencies.invalidate(
                 roots: roots, keys: affected.keys, types: affected.types, in: serial)
             released.append(invalidated)
-            // An override's own entries serve nothing once it is replaced, nor does an
-            // argument value's once dropped: forgotten, so that a key that served many
-            // argument values holds nothing for them after its change (see
-            // `ScopeStorage.mayForget`).
+            // A replaced override's entries, and dropped argument values' entries, serve
+            // nothing more: forgotten (`ScopeStorage.mayForget`).
             let dropped = (roots + invalidated.entries).filter(ScopeStorage.mayForget)
             let droppedIDs = Set(dropped.map(ObjectIdentifier.init))
             for storage in storagesReached where !removed.isEmpty || !dropped.isEmpty {
@@ -342,9 +285,7 @@ final class OverrideRegistry: @unchecked Sendable {
                                 ?? false
                     })
             }
-            // Memo slots describe the global registry; a layer's resolutions never use them.
-            // Boxes are emptied after the generation moved, and before a resolution can look
-            // the new overrides up (under this lock), so a box never serves a replaced one.
+            // Slots and boxes describe the global registry only (README, key record rules 5, 7).
             if !isLayer {
                 invalidateMemos()
                 released.append(Core.shared.memo.forgetOverrides())
@@ -356,13 +297,8 @@ final class OverrideRegistry: @unchecked Sendable {
         withExtendedLifetime(released) {}
     }
 
-    /// Whether a change of the overrides of `keys` and `types` reaches `entry`'s instance.
-    ///
-    /// It does if the entry was made by an override the change removed, or for a key the
-    /// change overrides (the key itself, or its declared type: a type override serves only keys
-    /// declared with exactly its type, whatever type the helper built), unless a registry
-    /// closer to the entry's overrides that key (`closer`), and the change is not of the key's
-    /// own override, which wins over a closer one for its type.
+    /// Whether a change of `keys` and `types` reaches `entry`: made by a removed override, or
+    /// for a changed key or declared type no `closer` registry overrides (README, edge rule 3).
     private static func isReached(
         _ entry: Entry, keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>,
         closer: ArraySlice<OverrideRegistry>, removed: Set<ObjectIdentifier>

@@ -1,7 +1,6 @@
 import CInjectableAtomics
 
-/// Whether `Injections.container.seal()` has been called: after it, every call that would swap
-/// a dependency stops the process with a message that names what it tried.
+/// After `Injections.container.seal()`, every call that would swap a dependency stops.
 enum Sealing {
     /// 1 once sealed, else 0.
     static var sealed: AtomicWord { AtomicWord(static: IK_SEALED) }
