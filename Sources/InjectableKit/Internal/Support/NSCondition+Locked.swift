@@ -1,8 +1,7 @@
 import Foundation
 
 extension NSCondition {
-    /// Runs `body` with the condition's lock held. (Foundation's own `withLock(_:)` needs iOS 16
-    /// and macOS 13, above the package's floor.)
+    /// Foundation's `withLock(_:)` needs iOS 16 and macOS 13, above the package's floor.
     func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
