@@ -43,11 +43,8 @@ final class ScopeStorage: @unchecked Sendable {
     /// An entry the memo names stays, emptied: its call sites read it, and a replacement would
     /// leave them on the framed path (`Internal/README.md`, "Entry", idle → retired).
     static func mayForget(_ entry: Entry) -> Bool {
-        switch entry.key.registration {
-        case .argument, .override: true
-        case .owner: !Core.shared.memo.names(entry)
-        case .site: false
-        }
+        guard case .owner = entry.key.registration else { return entry.key.isForgettable }
+        return !Core.shared.memo.names(entry)
     }
 
     /// Call with `lock` locked. (Each is still in `entries`: only `forget`, which calls this
