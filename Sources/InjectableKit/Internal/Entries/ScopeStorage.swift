@@ -8,9 +8,9 @@ final class ScopeStorage: @unchecked Sendable {
     @exclusivity(unchecked) var entries: [EntryKey: Entry] = [:]
     /// How many `entries` are `isForgettable`.
     @exclusivity(unchecked) var forgettableEntries = 0
-    /// The entries by owner key, and those not filed there yet (`Internal/README.md`, "Memory
-    /// bounds").
+    /// The entries by owner key (`Internal/README.md`, "Memory bounds").
     @exclusivity(unchecked) var byOwner: [KeyOrType: [Entry]] = [:]
+    /// Entries `byOwner` does not hold yet, filed at its next question.
     @exclusivity(unchecked) var unindexed = Backlog<Entry>()
 
     /// The count of forgettable entries at which idle, empty ones are next forgotten.
