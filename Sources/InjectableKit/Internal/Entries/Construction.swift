@@ -1,23 +1,17 @@
-/// Who is building an entry's instance: the entry's construction state machine, under the
-/// entry's lock (`Internal/README.md`, "Entry"). Each transition returns what to do once the
-/// lock is let go of.
+/// Who builds an entry's instance, under its lock (`Internal/README.md`, "Entry"); each
+/// transition returns what to do once the lock is let go of.
 struct Construction {
     enum Phase {
-        /// Nobody builds: a thread that finds no instance may claim the build.
         case idle
-        /// `builder` runs the factory; others wait for the round to end.
         case building(builder: ThreadState)
-        /// Its scope forgot the entry: it never builds or holds an instance again.
         case retired
     }
 
     private(set) var phase = Phase.idle
     /// Moves on whenever a build ends: what a waiter waits for.
     private(set) var round: UInt64 = 0
-    /// Whether a thread waits for this round's build.
     private(set) var waited = false
 
-    /// What a thread that found no instance does next.
     enum Claim {
         /// It builds: the entry is its until ``finish(by:)``.
         case build
@@ -29,7 +23,6 @@ struct Construction {
         case reentrant
     }
 
-    /// `thread` found no instance: it builds, or waits for the builder.
     mutating func claim(by thread: ThreadState) -> Claim {
         switch phase {
         case .retired:
@@ -44,9 +37,7 @@ struct Construction {
         }
     }
 
-    /// The builder is done (its instance stored or handed out): the entry is idle again.
-    ///
-    /// - Returns: Whether anyone waits, to be woken on the builder's parking.
+    /// Returns whether anyone waits, to be woken on the builder's `parking`.
     mutating func finish(by thread: ThreadState) -> Bool {
         guard case .building(let builder) = phase, builder === thread else {
             preconditionFailure("InjectableKit: a build finished by a thread that did not claim it")
@@ -57,9 +48,7 @@ struct Construction {
         return waited
     }
 
-    /// Retires the entry unless a thread builds it (nobody waits for an idle entry).
-    ///
-    /// - Returns: Whether it is retired.
+    /// Returns whether it is retired: not while building (nobody waits for an idle entry).
     mutating func retireIfIdle() -> Bool {
         switch phase {
         case .building: return false
@@ -75,7 +64,6 @@ struct Construction {
         return false
     }
 
-    /// The thread building the instance in `round`, if that build has not ended.
     func builder(inRound round: UInt64) -> ThreadState? {
         guard case .building(let builder) = phase, self.round == round else { return nil }
         return builder

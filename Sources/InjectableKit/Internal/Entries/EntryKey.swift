@@ -1,32 +1,22 @@
-/// The key of one cached instance: which registration it belongs to, and the instance's type.
-///
-/// A registration is the helper's call site and, where the site alone does not tell, one more
-/// thing (``Registration``).
+/// An entry's registration and value type (`Internal/README.md`, "Objects", Entry).
 struct EntryKey: Hashable, @unchecked Sendable {
-    // @unchecked: `registration` holds immutable keypath objects, only hashed and compared, or
-    // an override, compared by identity.
+    // @unchecked: `registration`'s keypaths are immutable; its override is compared by identity.
     let site: Site
     let type: ObjectIdentifier
     let registration: Registration
-    /// What `Site` hashes, and the type, folded into one word once: a scope's dictionary
-    /// hashes each key again every time it grows, and one word costs the hasher a fraction of
-    /// six. (Wrapping arithmetic on small constants: the same on 32-bit `UInt`.)
+    /// What `Site` hashes and the type, folded once: a dictionary rehashes its keys as it grows,
+    /// and the hasher then takes one word, not six. (Wrapping: the same on 32-bit `UInt`.)
     private let folded: UInt
 
     /// What tells apart registrations that share a helper's call site.
     enum Registration {
-        /// The site alone: a helper in a property's getter is that registration's.
         case site
-        /// The keypath that carries a subscript's arguments (`\.[account: 42]`): hashed.
+        /// The keypath that carries a subscript's arguments (`\.[account: 42]`).
         case argument(AnyKeyPath)
-        /// The key being resolved, for a helper in a function with parameters that several
-        /// keys may call (an app's own `func cachedLeaf(_:)`), one instance per key (per
-        /// argument value, for a subscript key).
+        /// The key being resolved, for a helper in a function that several keys may call.
         case owner(AnyKeyPath)
-        /// The override whose factory called the helper: one registration for every key it
-        /// serves, and never the one its replacement serves, so that a replaced override's
-        /// build, still running, never fills the entry its replacement reads. With the
-        /// arguments' keypath when the override builds in a subscript's helper.
+        /// The override whose factory called the helper, so that a replaced override's running
+        /// build never fills its replacement's entry; with a subscript helper's arguments.
         case override(AnyOverride, AnyKeyPath?)
     }
 
@@ -42,21 +32,18 @@ struct EntryKey: Hashable, @unchecked Sendable {
             UInt(site.file.utf8CodeUnitCount))
     }
 
-    /// The keypath that carries the arguments, for a helper in a subscript.
     var argument: AnyKeyPath? {
         if case .argument(let keyPath) = registration { return keyPath }
         return nil
     }
 
-    /// The override whose factory called the helper, if one did.
     var override: AnyOverride? {
         if case .override(let override, _) = registration { return override }
         return nil
     }
 
-    /// Whether its scope forgets the entry when reset, or when the entry is idle and empty: an
-    /// entry for one argument value, one override or one owner key (which may carry
-    /// arguments), of which there may be any number.
+    /// An entry of which a scope may hold any number: one argument value's, override's or owner
+    /// key's (see `ScopeStorage.mayForget`).
     var isForgettable: Bool {
         switch registration {
         case .argument, .override, .owner: true

@@ -1,8 +1,6 @@
-/// A scope storage's invariants, checked in builds made with
-/// `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`; free otherwise.
+/// Checked only in internal-checks builds.
 extension ScopeStorage {
-    /// Checks that the count of forgettable entries (argument values, overrides) fits the
-    /// entries. Call with `lock` locked.
+    /// Call with `lock` locked.
     @inline(__always)
     func checkInvariants() {
         #if INJECTABLEKIT_INTERNAL_CHECKS

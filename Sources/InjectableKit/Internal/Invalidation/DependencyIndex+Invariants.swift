@@ -1,10 +1,7 @@
-/// The dependency index's invariants (`Internal/README.md`, "Dependency edges"), checked in
-/// builds made with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`; free otherwise.
+/// The (A) rules of `Internal/README.md`, "Dependency edges"; checked in internal-checks builds.
 extension DependencyIndex {
-    /// Checks that the two sides of the edges of the dependent numbered `serial` agree: every
-    /// edge it lists is in the index under its source (unless that source entry is gone, which
-    /// took its side along), and, once it is forgotten, no set in the index names it. Local to
-    /// one dependent, so that checking after every change stays cheap. Call with `lock` locked.
+    /// That both sides of `serial`'s edges agree: local to one dependent, so that checking after
+    /// every change stays cheap. Call with `lock` locked.
     @inline(__always)
     func checkInvariants(of serial: UInt64) {
         #if INJECTABLEKIT_INTERNAL_CHECKS

@@ -1,21 +1,16 @@
 /// Which cached instances were built from which keys, types and entries, so that dropping one
-/// drops what was built from it. The rules: `Internal/README.md`, "Dependency edges".
+/// drops what was built from it (`Internal/README.md`, "Dependency edges").
 final class DependencyIndex: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `lock`.
 
-    /// What one dependent entry was built from: the sources of its edges, for removing them.
-    /// A key or type edge counts the resolutions of the build that need it, so that one whose
-    /// override hides a registry takes back its own edge there, and no other's. Made by the
-    /// dependent's first record since it last forgot its edges, kept by the entry
-    /// (`Entry.edges`) and, once the log is folded, by `sources`; guarded by `lock`.
+    /// One dependent's record of sources (edge rules 2 and 3), kept by `Entry.edges` and, once
+    /// folded, by `sources`; guarded by `lock`.
     final class Sources {
-        // Made from a live entry by the thread building it: a fold touches no entry (whose
-        // last release, there, would run its deinit under the lock).
+        // Weak: a fold never releases an entry (edge rule 2).
         weak var entry: Entry?
         let serial: UInt64
         var sources: [KeyOrType: Int] = [:]
         var entries: Set<UInt64> = []
-        /// Whether it is in `sources`.
         var isFiled = false
 
         init(entry: Entry?, serial: UInt64) {
@@ -24,19 +19,16 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// An edge recorded and not yet in the tables (see `log`).
     struct Logged {
         let dependent: Sources
         let edge: Edge
     }
 
     enum Edge {
-        /// The key and type of a resolution, in the registries that can change it; `count` is 1
-        /// to record the edges, -1 to take them back.
+        /// `count` 1 records the edges, -1 takes them back (edge rule 3).
         case keys(
             AnyKeyPath, ObjectIdentifier, keyRegistries: [UInt64], typeRegistries: [UInt64],
             count: Int)
-        /// The serial number of an entry read.
         case entry(UInt64)
     }
 
@@ -45,21 +37,14 @@ final class DependencyIndex: @unchecked Sendable {
     @exclusivity(unchecked) var bySource: [KeyOrType: Set<UInt64>] = [:]
     @exclusivity(unchecked) var byEntry: [UInt64: Set<UInt64>] = [:]
     @exclusivity(unchecked) var sources: [UInt64: Sources] = [:]
-    /// The edges recorded since the tables were last asked, in order: a build appends its
-    /// edges here, and the next question (a drop, a change, an entry's forgetting) folds them
-    /// into the tables first, so that builds nothing asks about (a process's first ones) hash
-    /// nothing.
+    /// Edges not folded into the tables yet (edge rule 2).
     @exclusivity(unchecked) var log = Backlog<Logged>()
 
-    /// What the current hold of the lock lets go of (folded logs, forgotten records, the
-    /// tables' keys), released once the lock is free (see `locked`).
+    /// What the current hold of the lock lets go of, released after it (see `locked`).
     @exclusivity(unchecked) private var letGo: [Any] = []
 
-    /// Records that `dependent`'s instance is being built from a resolution of `key`, whose
-    /// value type is `type`, which the key overrides of `keyRegistries` and the type overrides
-    /// of `typeRegistries` can change; with `count` -1, takes back what such a record added
-    /// (for the registries an override found before them hides: their changes cannot affect
-    /// this resolution).
+    /// `dependent` is being built from `key` (of type `type`), as the registries can change it;
+    /// `count` -1 takes back what such a record added (edge rule 3).
     func record(
         _ dependent: Entry, key: AnyKeyPath, type: ObjectIdentifier, keyRegistries: [UInt64],
         typeRegistries: [UInt64], count: Int = 1
@@ -70,15 +55,12 @@ final class DependencyIndex: @unchecked Sendable {
                 count: count), for: dependent)
     }
 
-    /// Records that `dependent`'s instance is being built from `entry`'s instance.
     @inline(never)  // as `append`
     func record(_ dependent: Entry, entry: Entry) {
         guard entry !== dependent else { return }
         append(.entry(entry.serial), for: dependent, source: entry)
     }
 
-    /// Logs `edge`, once `dependent` (and `source`, the entry it reads, if any) is marked as
-    /// having edges.
     // NB: not inlined into the resolution paths, which record only while a build runs.
     @inline(never)
     private func append(_ edge: Edge, for dependent: Entry, source: Entry? = nil) {
@@ -96,9 +78,8 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with `lock` locked, then releases what it let go of (`letGo`): a keypath's
-    /// last reference may be there (a logged edge's, a record's, a table's key, which is the
-    /// first object of its value filed), whose arguments' deinits are the app's code.
+    /// `lock.withLock`, then releases `letGo`: a keypath's last reference may be there, and its
+    /// arguments' deinits are the app's code.
     func locked<Result>(_ body: () -> Result) -> Result {
         var released: [Any] = []
         defer { withExtendedLifetime(released) {} }
@@ -108,7 +89,7 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Moves the log's edges into the tables, in order. Call inside `locked`.
+    /// Files the log, in order. Call inside `locked`.
     func fold() {
         let taken = log.take()
         guard !taken.isEmpty else { return }
@@ -122,7 +103,6 @@ final class DependencyIndex: @unchecked Sendable {
             }
             switch logged.edge {
             case .entry(let source):
-                // Both sides of an edge are added and removed together (see `checkInvariants`).
                 if record.entries.insert(source).inserted {
                     byEntry[source, default: []].insert(serial)
                 }
@@ -138,8 +118,7 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// Counts `count` more resolutions of `record`'s dependent that need the edge from
-    /// `source`. Call inside `locked`.
+    /// Call inside `locked`.
     private func change(_ source: KeyOrType, by count: Int, of record: Sources) {
         func adding(_ count: Int, to value: inout Int) -> Int {
             value += count
@@ -193,23 +172,16 @@ final class DependencyIndex: @unchecked Sendable {
         byEntry.shrinkIfSparse()
     }
 
-    /// Removes the dependent numbered `serial` from `source`'s, and `source` once no dependent
-    /// is left. Call inside `locked`.
+    /// Call inside `locked`.
     private func remove(_ serial: UInt64, from source: KeyOrType) {
         guard let index = bySource.index(forKey: source) else { return }
         bySource.values[index].remove(serial)
         if bySource.values[index].isEmpty { letGo.append(bySource.remove(at: index).key) }
     }
 
-    /// Drops the instances of `roots`, of the entries built from `keys` or `types` as the
-    /// override registry numbered `registry` decides them, and of everything built from those,
-    /// at any depth.
-    ///
-    /// The walk's order and why it ends: `Internal/README.md`, edge rule 5.
-    ///
-    /// - Returns: What the dropped entries held, and the entries the walk loaded, for the caller
-    ///   to release once it holds no lock (an entry's last reference may be the walk's, and
-    ///   its deinit releases its key's override or arguments).
+    /// Drops `roots`, the entries built from `keys` or `types` in `registry`, and all built from
+    /// those (edge rule 5). Release what it returns once no lock is held: an entry's last
+    /// reference may be the walk's.
     func invalidate(
         roots: [Entry], keys: Set<AnyKeyPath> = [], types: Set<ObjectIdentifier> = [],
         in registry: UInt64 = 0
@@ -217,15 +189,10 @@ final class DependencyIndex: @unchecked Sendable {
         var released: [Entry.Detached] = []
         var loaded: [Entry] = []
         released.reserveCapacity(roots.count)
-        // Only entries with edges are remembered or walked from: one without outgoing edges
-        // is never met again as a dependent (a build that records one later is met and dropped
-        // anew), and one without incoming edges has no dependents to ask for. So a reset of
-        // entries nothing was built from allocates nothing more.
+        // Only entries with edges are remembered or walked from, so a reset of entries nothing
+        // was built from allocates nothing more.
         var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
         var pending: [Entry] = []
-        // Drops `entry`'s instance, and notes the builds started when it was dropped, if it
-        // depends on something (it may be met again), and it as one to walk from, if something
-        // depends on it.
         func drop(_ entry: Entry) {
             let (cells, starts) = entry.detachCountingBuilds()
             released.append(cells)
@@ -238,7 +205,7 @@ final class DependencyIndex: @unchecked Sendable {
         for entry in roots { drop(entry) }
         for entry in fromKeys { drop(entry) }
         while let walked = pending.popLast() {
-            // Asked only now that its instance is dropped (see above).
+            // Asked only after the drop: edge rule 5.
             let dependents = built(from: walked)
             loaded += dependents
             for dependent in dependents {
@@ -251,7 +218,6 @@ final class DependencyIndex: @unchecked Sendable {
         return (released, loaded + fromKeys)
     }
 
-    /// The entries whose builds resolved `keys` or `types` in the registry numbered `registry`.
     private func built(
         fromKeys keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>, in registry: UInt64
     ) -> [Entry] {
@@ -266,7 +232,6 @@ final class DependencyIndex: @unchecked Sendable {
         }
     }
 
-    /// The entries whose builds read `entry`'s instance.
     private func built(from entry: Entry) -> [Entry] {
         guard entry.edgeFlags.loadAcquiring() & Entry.isDependedOn != 0 else {
             return []

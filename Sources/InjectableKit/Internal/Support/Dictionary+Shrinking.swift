@@ -1,6 +1,5 @@
 extension Dictionary {
-    /// Gives memory back once most of the capacity is unused: a dictionary keeps its capacity
-    /// when emptied, so one that held many argument entries or edges would keep their space.
+    /// A dictionary keeps its capacity when emptied: give it back once most of it is unused.
     mutating func shrinkIfSparse() {
         if capacity > 1024 && count * 8 < capacity {
             self = Dictionary(uniqueKeysWithValues: map { ($0.key, $0.value) })

@@ -1,14 +1,9 @@
-/// A key or a type, with the override registry that decides it (by serial number; 0 in a table
-/// no registry decides), hashed once: hashing a keypath walks its components, comparing two
-/// walks both, and a hash table rehashes every key as it grows and compares the key it looks for
-/// with each key on its probe sequence. The dependency index's edges, a scope's entries by key
-/// and the memo's key records are keyed by it.
-///
-/// NB: one non-generic type for all of them: each hash table's first use in a process has the
-/// runtime look up its key type's `Hashable` conformance, a scan of every conformance record.
+/// A key or a type, with the registry deciding it (serial; 0: none), hashed once: hashing a
+/// keypath walks its components, and a table rehashes its keys as it grows.
+/// NB: one non-generic key type for every table: a table's first use in a process looks up its
+/// key type's `Hashable` conformance, a scan of every conformance record.
 struct KeyOrType: Hashable {
     let registry: UInt64
-    /// The key; `nil` for a type.
     let key: AnyKeyPath?
     let type: ObjectIdentifier?
     private let hash: Int

@@ -1,28 +1,14 @@
 import CInjectableAtomics
 import Foundation
 
-/// A small non-recursive blocking lock, kept beside the state it guards, for critical sections
-/// of a few dozen instructions that never run user code. Its words are allocated once, with the
-/// lock; ``LockWord`` is the same lock over words kept inline in an object.
-///
-/// `Synchronization.Mutex` owns the state it protects and hands it out as `sending`, which does
-/// not fit state that holds non-`Sendable` user instances; this lock guards state kept beside it.
-/// It is a three-state `AtomicWord` (free, held, held with sleepers), the same code on every
-/// platform: taking a free lock is one compare-and-swap, and a thread that finds it held spins
-/// briefly, then sleeps on the lock's own condition until the holder wakes it.
-/// NB: not `Mutex<Void>` (`os_unfair_lock` on Darwin, a futex on Linux): its hand-over happens
-/// inside the uninstrumented Synchronization library, so ThreadSanitizer reports false races
-/// between the critical sections it orders; it would be a second code path that CI on Linux
-/// never runs; and the Synchronization module needs iOS 18 and macOS 15. Here the hand-over is
-/// the word's acquire and release, which ThreadSanitizer sees; sleeping goes through a pthread
-/// condition it also sees.
+/// A non-recursive blocking lock kept beside the state it guards, for short critical sections
+/// that run no user code (`Internal/README.md`, "Locks and their order").
+/// NB: not `Mutex`: it owns its state (unfit for non-`Sendable` user instances), ThreadSanitizer
+/// does not see its hand-over (false races), and it needs iOS 18 and macOS 15.
 @usableFromInline
 struct Lock: ~Copyable, Sendable {
-    /// The lock's words, which the lock allocates and frees.
     @usableFromInline let word: LockWord
 
-    /// - Parameter rank: Where the lock stands in the core's lock order (checked only in
-    ///   internal-checks builds).
     init(rank: LockRank) {
         let address = UnsafeMutablePointer<UInt>.allocate(capacity: 2)
         address.initialize(repeating: LockWord.free, count: 2)
@@ -40,14 +26,11 @@ struct Lock: ~Copyable, Sendable {
     }
 }
 
-/// The operations of ``Lock`` on two words kept anywhere: in the lock's own allocation, or
-/// inline in an object the fast path reads (an `Entry`), where a pointer to follow would cost
-/// every resolution a load. The first is the lock's state; the second, its sleepers' condition
-/// (retained), made by the first thread that has to sleep, 0 until then. Whoever keeps the
-/// words calls ``releaseSleepers()`` before freeing them.
+/// ``Lock`` on two words kept anywhere: its state, and its sleepers' condition (retained; 0
+/// until made). Whoever keeps the words calls ``releaseSleepers()`` before freeing them.
 @usableFromInline
 struct LockWord: Sendable {
-    /// `free`, `held` or `contended` (held, and a thread may be asleep waiting for it).
+    /// `free`, `held` or `contended` (held, and a thread may sleep on it).
     @usableFromInline let word: AtomicWord
     @usableFromInline static var free: UInt { 0 }
     @usableFromInline static var held: UInt { 1 }
@@ -57,8 +40,6 @@ struct LockWord: Sendable {
         @usableFromInline let rank: LockRank
     #endif
 
-    /// The lock whose word is at `address`, which holds `free` or the state another
-    /// `LockWord` of the same address left.
     @inlinable @inline(__always)
     init(_ address: UnsafeMutablePointer<UInt>, rank: LockRank) {
         word = AtomicWord(address)
@@ -96,16 +77,12 @@ struct LockWord: Sendable {
         return try body()
     }
 
-    /// The lock's second word: its sleepers' condition, once a thread has had to sleep.
     private var sleepersWord: AtomicWord { AtomicWord(word.address + 1) }
 
-    /// The sleepers' condition, if a thread has made it.
     private var madeSleepers: Unmanaged<NSCondition>? {
         UnsafeRawPointer(bitPattern: sleepersWord.loadAcquiring()).map(Unmanaged.fromOpaque)
     }
 
-    /// The condition the lock's sleepers wait on, made on first use: contention on these short
-    /// critical sections is rare, so most locks never make one.
     private var sleepers: NSCondition {
         if let existing = madeSleepers { return existing.takeUnretainedValue() }
         let made = Unmanaged.passRetained(NSCondition())
@@ -117,7 +94,6 @@ struct LockWord: Sendable {
         return self.sleepers
     }
 
-    /// Releases the sleepers' condition, if one was made: call when the lock's words go.
     func releaseSleepers() {
         madeSleepers?.release()
     }
@@ -134,9 +110,8 @@ struct LockWord: Sendable {
         // Made before the lock is marked contended, so that the unlock that finds the mark
         // finds the condition too.
         let sleepers = self.sleepers
-        // Marked contended before sleeping, so that the holder's unlock wakes us. A thread
-        // that takes the lock this way leaves it marked contended: its unlock may wake
-        // sleepers that are not there, which costs time but never correctness.
+        // Marked contended before sleeping, so that the holder's unlock wakes us; taken so, it
+        // stays marked, and its unlock may wake no one: a cost in time, never in correctness.
         while word.exchangeAcquiringAndReleasing(LockWord.contended) != LockWord.free {
             sleepers.lock()
             // Checked under the condition's mutex, which the unlocking thread takes before

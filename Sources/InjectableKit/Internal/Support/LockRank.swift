@@ -1,14 +1,10 @@
 import CInjectableAtomics
 
-/// The written lock order (`Internal/README.md`, "Locks and their order") as numbers: a thread
-/// holding a lock takes only locks of a higher rank. Builds made with
-/// `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS` check every ranked lock against the locks its
-/// thread holds; other builds keep no rank at all.
+/// `Internal/README.md`, "Locks and their order", as numbers, checked in internal-checks builds.
 @usableFromInline
 struct LockRank: Comparable, Sendable {
     let value: Int
-    /// Whether a thread may hold two locks of this rank, taken in the order the code documents
-    /// (an enclosing override layer's before an inner one's).
+    /// Whether a thread may hold two of this rank (an enclosing layer's before an inner one's).
     let nests: Bool
 
     @usableFromInline
@@ -24,11 +20,9 @@ struct LockRank: Comparable, Sendable {
     static let dependencyIndex = LockRank(value: 50, nests: false)
     static let memoTable = LockRank(value: 60, nests: false)
     static let overrideBox = LockRank(value: 70, nests: false)
-    /// The diagnostics' sinks (traces and recordings in effect).
     static let diagnostics = LockRank(value: 80, nests: false)
-    /// One recording's (a graph recording's, a verification's), which names keys.
+    /// A graph recording's or a verification's.
     static let recording = LockRank(value: 85, nests: false)
-    /// The key names' table.
     static let keyNames = LockRank(value: 90, nests: false)
     /// A lock under which its holder takes no other lock.
     static let leaf = LockRank(value: 100, nests: false)
@@ -38,7 +32,6 @@ struct LockRank: Comparable, Sendable {
 
 #if INJECTABLEKIT_INTERNAL_CHECKS
     extension LockRank {
-        /// Checks that the current thread may take a lock of `rank`, and notes it as held.
         static func willLock(_ rank: LockRank) {
             guard isChecked(rank) else { return }
             let thread = ThreadState.current
@@ -57,7 +50,6 @@ struct LockRank: Comparable, Sendable {
             rank != .spareStates || ik_thread_state_get() != nil
         }
 
-        /// Notes that the current thread let go of a lock of `rank`.
         @usableFromInline
         static func didUnlock(_ rank: LockRank) {
             guard isChecked(rank) else { return }

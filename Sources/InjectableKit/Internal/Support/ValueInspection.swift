@@ -9,18 +9,12 @@ extension Optional: OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
 }
 
-// NB: a cast to a protocol (`as? any OptionalValue`) looks the type's conformance up, and the
-// first lookup for each type scans every conformance record of every loaded library: about
-// 200,000 instructions with Foundation loaded, once per registration's type. These functions
-// ask cheaper questions first (is it an `Optional`, is it a class), so that only optionals are
-// cast.
+// NB: a cast to a protocol looks a conformance up, a scan of every conformance record at each
+// type's first: these functions ask cheaper questions first, so that only optionals are cast.
 
-/// Whether a `Value` is one class reference: a class instance, or a class existential without
-/// witness tables (`AnyObject`). Where `Value` is known, a constant.
-///
-/// NB: not `Value.self is AnyObject.Type` alone, which compiles to a call of the type's metadata
-/// accessor: code specialised for each class type would differ in that call, so the compiler
-/// could not keep one copy of it for all of them (see `Resolver.resolve`).
+/// Whether a `Value` is one class reference (a class, or `AnyObject`); a constant where known.
+/// NB: not `is AnyObject.Type` alone, which calls the type's metadata accessor: code specialised
+/// per class type would differ there, and could not be merged (see `Resolver.resolve`).
 @inlinable @inline(__always)
 func isObjectReference<Value>(_: Value.Type) -> Bool {
     switch _canBeClass(Value.self) {
@@ -30,68 +24,48 @@ func isObjectReference<Value>(_: Value.Type) -> Bool {
     }
 }
 
-/// What `value` holds if it is an `Optional` (`.some(nil)`: it is `nil`), also inside an
-/// existential (`Any`); `nil` if it is not one.
+/// What `value` holds if it is an `Optional`, also inside an existential; `nil` if it is not one.
 private func unwrapped<Value>(_ value: Value) -> Any?? {
-    // A value of a concrete type that is not `Optional` is not one; an existential is when it
-    // holds one.
     guard _isOptional(Value.self) || isOptionalType(type(of: value as Any)) else { return nil }
     return (value as? any OptionalValue).map(\.wrappedAny)
 }
 
-/// Whether `value` is `nil` at any depth (`.none`, or `.some` of a `nil`: `Int??.some(nil)`,
-/// `Any?.some(nil)`), also inside an existential (`Any`).
+/// Whether `value` is `nil` at any depth (`Int??.some(nil)`), also inside an existential.
 func isNil<Value>(_ value: Value) -> Bool {
     if isObjectReference(Value.self) { return false }
     return unwrapped(value).map { wrapped in wrapped.map { isNil($0) } ?? true } ?? false
 }
 
-/// The class instance inside `value`, looking through optionals and existentials, or `nil`
-/// when `value` is a struct, an enum or a tuple, which cannot be held weakly.
+/// The class instance inside `value`, through optionals and existentials, if any.
 func classInstance<Value>(_ value: Value) -> AnyObject? {
     if isObjectReference(Value.self) { return unsafeBitCast(value, to: AnyObject.self) }
-    // An existential (`any Service`, `Any`), whose instance is of its dynamic type. Casts look
-    // through existentials; a cast to `AnyObject` needs no conformance lookup.
+    // A cast to `AnyObject` looks through existentials, with no conformance lookup.
     let contained = value as Any
     if type(of: contained) is AnyClass { return contained as AnyObject }
     return unwrapped(contained)?.flatMap { classInstance($0) }
 }
 
-/// Whether `type` is an `Optional`: a check of its metadata's kind, where a cast to
-/// `OptionalValue` would look a conformance up (see above).
-///
-/// NB: opens the metatype, not the value: in generic code an existential `Value` converted to
-/// `Any` is an existential inside an existential, and opening that value gives the inner
-/// existential type, while `type(of:)` gives the dynamic type.
+/// NB: opens the metatype, not the value: an existential `Value` as `Any` is an existential in
+/// an existential, whose opened value gives the inner existential type, not the dynamic one.
 private func isOptionalType(_ type: any Any.Type) -> Bool {
     func isOptional<Opened>(_: Opened.Type) -> Bool { _isOptional(Opened.self) }
     return _openExistential(type, do: isOptional)
 }
 
-/// Whether `type` is an existential (`any Service`, `any Service<Int>`, `Any`, `AnyObject`),
-/// by its metadata's kind: the runtime's `Existential` (0x303) and `ExtendedExistential`
-/// (0x307) kinds, which the Swift ABI keeps stable.
+/// By the metadata's kind: `Existential` (0x303) or `ExtendedExistential` (0x307), ABI-stable.
 func isExistentialType(_ type: any Any.Type) -> Bool {
     let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
     return kind == 0x303 || kind == 0x307
 }
 
 /// `type` as a message names it: with `any` before an existential, which Swift prints bare.
-///
-/// - Parameters:
-///   - type: The type.
-///   - qualified: Whether to name it with its module (`App.MockService`).
-/// - Returns: The name, such as `any App.MyServiceType`.
 func typeName(_ type: any Any.Type, qualified: Bool) -> String {
     (isExistentialType(type) ? "any " : "")
         + (qualified ? String(reflecting: type) : String(describing: type))
 }
 
-/// Whether a registration declared as `declared` may return what a helper of type `built`
-/// makes: the same type, an existential (which a subscript's helper builds a concrete type of),
-/// or an optional of either. A subscript's helper keyed by its owner's keypath is the
-/// subscript's own resolution only then; called directly in a getter of another type
-/// (`AccountPair(a: self[account: 1], ...)`), it builds.
+/// Whether a key declared as `declared` may return what a helper builds as `built` (the same
+/// type, an existential, or an optional of either): only then is a subscript's helper its own.
 func mayHold(_ declared: any Any.Type, _ built: any Any.Type) -> Bool {
     if declared == built || isExistentialType(declared) { return true }
     guard isOptionalType(declared), let optional = declared as? any OptionalValue.Type else {
@@ -100,14 +74,12 @@ func mayHold(_ declared: any Any.Type, _ built: any Any.Type) -> Bool {
     return mayHold(optional.wrappedType, built)
 }
 
-/// Whether values of `type` are class references: a class, or an existential of class-bound
-/// protocols (`any ParentType`, `AnyObject`). For an existential, the metadata's flags word,
-/// after its kind, has its top bit clear when the existential is class-constrained (Swift ABI).
+/// A class, or a class-bound existential: its metadata's flags word, after the kind, has its top
+/// bit clear (Swift ABI).
 func isClassBound(_ type: any Any.Type) -> Bool {
     if type is AnyObject.Type { return true }
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    // Only the plain existential kind (0x303) has this layout; an extended one (`any P<Int>`)
-    // is refused.
+    // Only the plain kind has this layout; an extended one (`any P<Int>`) is refused.
     guard metadata.load(as: UInt.self) == 0x303 else { return false }
     let flags = metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self)
     return flags & 0x8000_0000 == 0

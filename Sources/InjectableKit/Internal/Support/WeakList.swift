@@ -1,4 +1,4 @@
-/// Weak references to objects, for registries of things that must not be kept alive by it.
+/// Weak references, for registries that must not keep their objects alive.
 final class WeakList<Element: AnyObject>: @unchecked Sendable {
     // @unchecked: `elements` is guarded by `lock`.
     private struct Weak {
@@ -7,7 +7,7 @@ final class WeakList<Element: AnyObject>: @unchecked Sendable {
 
     private let lock = Lock(rank: .leaf)
     private var elements: [Weak] = []
-    /// How many elements the list may hold before it next drops the freed ones.
+    /// The count at which the freed ones are next dropped.
     private var sweepAt = 64
 
     func add(_ element: Element) {

@@ -1,22 +1,14 @@
-/// The state of one `@LazyInjectable` property, shared by copies of its owner.
-///
-/// Not generic, and read through inlinable methods specialised where the wrapper is used, so
-/// that neither making the storage nor reading it needs the metadata of a type made from the
-/// value's (`Optional<Service>`, `LazyStorage<Service>`), which unspecialised code looks up at
-/// run time on every call. A class instance is kept as its reference; any other value in a
-/// ``LazyBox``. The wrapper holds only this object, whose once-state holds the key: reading the
-/// property copies one reference out of the owner.
+/// One `@LazyInjectable` property's state, shared by copies of its owner.
+/// NB: not generic, read through inlinable methods: no metadata of a type made from the value's
+/// (`LazyStorage<Service>`) is looked up at run time.
 @usableFromInline
 final class LazyStorage: LazyOnce, @unchecked Sendable {
-    // @unchecked: `stored` and `boxed` are written by the one resolver before it publishes
-    // them, and read only after (see `LazyOnce`, invariant 2).
-    // NB: @exclusivity(unchecked): the once-state keeps the write apart from every read, so
-    // the run-time exclusivity check (a thread-local access set lookup) would find nothing.
+    // @unchecked: `stored`, `boxed` are written by the resolver before it publishes (invariant 2).
+    // NB: @exclusivity(unchecked): the once-state keeps the write apart from every read.
     /// The value: the instance itself, or, if `boxed`, a `LazyBox` holding it.
     @usableFromInline @exclusivity(unchecked) var stored: AnyObject?
-    /// Recorded rather than worked out again from the type when reading: code specialised for
-    /// a type and unspecialised code may not agree whether it is one class reference (see
-    /// `isObjectReference`), and either may store what the other reads.
+    /// Recorded, not worked out from the type: specialised and unspecialised code may disagree
+    /// on `isObjectReference`, and either may store what the other reads.
     @usableFromInline @exclusivity(unchecked) var boxed = false
 
     @inlinable @inline(__always)
@@ -24,14 +16,11 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         super.init(key)
     }
 
-    /// The key, as the type it was made with: a `KeyPath<Injections, Service>` for the
-    /// `Service` every method is called with.
     @inlinable @inline(__always)
     func keyPath<Service>(as _: Service.Type) -> KeyPath<Injections, Service> {
         unsafeDowncast(key, to: KeyPath<Injections, Service>.self)
     }
 
-    /// The value, resolved from the key by the first read.
     @inlinable @inline(__always)
     func value<Service>(as _: Service.Type) -> Service {
         if isResolved { return load(as: Service.self) }
@@ -65,8 +54,7 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         return value
     }
 
-    /// The stored value. Call once resolved: an assignment racing the read may have moved the
-    /// state on to replaced since, and the first value stays stored (see `LazyOnce`).
+    /// Call once resolved (an assignment since leaves the first value stored).
     @inlinable @inline(__always)
     func load<Service>(as _: Service.Type) -> Service {
         assert(
@@ -76,7 +64,6 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         return unsafeBitCast(object, to: Service.self)
     }
 
-    /// The value, if the first read has stored it (or one was assigned), without resolving.
     @inlinable
     func valueIfResolved<Service>(as _: Service.Type) -> Service? {
         switch settled {
@@ -86,20 +73,18 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         }
     }
 
-    /// The replacing value. Call once replaced.
+    /// Call once replaced.
     @usableFromInline
     func loadReplacement<Service>(as _: Service.Type) -> Service {
         unsafeDowncast(replacement(), to: LazyBox<Service>.self).value
     }
 
-    /// Makes `value` the one every read returns from now on (see `LazyOnce.replace`).
     @usableFromInline
     func assign<Service>(_ value: Service) {
         replace(with: LazyBox(value))
     }
 
-    /// Resolves the key, where this is called, and makes the result the value every read
-    /// returns from now on; a wrapper not read yet makes its first read instead.
+    /// A wrapper not read yet makes its first read instead.
     @usableFromInline
     func resolveAgain<Service>(as _: Service.Type) -> Service {
         guard settled != nil else { return value(as: Service.self) }
@@ -108,7 +93,6 @@ final class LazyStorage: LazyOnce, @unchecked Sendable {
         return fresh
     }
 
-    /// Resolves `key` in the layer the wrapper was made in (see `LayerTicket`).
     @usableFromInline
     func resolveInLayer<Service>(as _: Service.Type) -> Service {
         let key = keyPath(as: Service.self)

@@ -1,8 +1,6 @@
-/// The state of one `@WeakLazyInjectable` property: its first value, once read, and any
-/// replacing one, each in a ``WeakBox``.
+/// One `@WeakLazyInjectable` property's state; its values are ``WeakBox``es.
 final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
-    // @unchecked: `first` is written by the one resolver before it publishes it, and read only
-    // after (see `LazyOnce`, invariant 2).
+    // @unchecked: `first` is written by the resolver before it publishes (invariant 2).
     private var first: WeakBox<Service>?
 
     /// - Parameter keyPath: A `KeyPath<Injections, Service>` or `KeyPath<Injections, Service?>`.
@@ -26,20 +24,15 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         return fresh
     }
 
-    /// The instance, if the first read has resolved it (or one was assigned) and it is alive,
-    /// without resolving.
     var valueIfResolved: Service? {
         settled.flatMap { box($0).value }
     }
 
-    /// Makes `value` the one every read returns from now on, held weakly (see
-    /// `LazyOnce.replace`).
     func assign(_ value: Service?) {
         replace(with: WeakBox(value))
     }
 
-    /// Resolves the key where this is called and makes the result the value every read returns
-    /// from now on; a wrapper not read yet makes its first read instead.
+    /// A wrapper not read yet makes its first read instead.
     func resolveAgain() -> Service? {
         guard settled != nil else { return value }
         let fresh = resolve()
@@ -47,7 +40,7 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
         return fresh
     }
 
-    /// Resolves the key, in whichever of the wrapper's two forms it was made with.
+    /// In whichever of the wrapper's two forms it was made with.
     private func resolve() -> Service? {
         if let key = key as? KeyPath<Injections, Service> {
             return Resolver.resolve(key, token: 0, caller: nil)
@@ -56,22 +49,16 @@ final class WeakLazyStorage<Service>: LazyOnce, @unchecked Sendable {
             unsafeDowncast(key, to: KeyPath<Injections, Service?>.self), token: 0, caller: nil)
     }
 
-    /// The box a settled read reads: the first value's, or the replacing one's.
     private func box(_ read: FirstRead) -> WeakBox<Service> {
         read == .resolved
             ? first.unsafelyUnwrapped : unsafeDowncast(replacement(), to: WeakBox.self)
     }
 }
 
-/// A `@WeakLazyInjectable`'s value, held weakly. Immutable once made.
-///
-/// The instance's object is held weakly. A class-bound existential (`any ParentType`) is the
-/// object and its witness tables, which a weak reference cannot carry, so the value is also
-/// kept as its bytes, without a retain, and read only while the weak reference says the object
-/// is alive.
+/// A value held weakly: a class-bound existential's witness tables do not fit a weak reference,
+/// so its bytes are kept too, unretained, and read only while the weak reference lives.
 final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
-    // @unchecked: written only by `init`; reading a weak reference on several threads at once
-    // is safe.
+    // @unchecked: written only by `init`; weak references may be read on many threads at once.
     private weak var object: AnyObject?
     /// The instance as a `Service`, copied bit for bit without a retain: never released.
     private let unretained: UnsafeMutableRawPointer?
@@ -93,7 +80,6 @@ final class WeakBox<Service>: LazyHeld, @unchecked Sendable {
         unretained?.deallocate()  // holds no reference: nothing to release
     }
 
-    /// The instance, retained, if it is alive.
     var value: Service? {
         guard let unretained, let alive = object else { return nil }
         // The bytes name `alive`, which this frame holds, so the copy's retain is sound.
