@@ -1,12 +1,7 @@
 import CInjectableAtomics
 
-/// What watches resolutions: the opt-in trace and graph recording, `Injections.verify`'s
-/// checks, the running tests' layers (`TestLayers`) and the names of keys (`KeyNames`). The
-/// slow path calls it in two places, at a detour (``observes(_:)``) and as a frame ends
-/// (``frameEnded(_:returning:lookup:on:)``). While nothing watches, the fast path never looks
-/// here: it checks one counter it reads anyway (`MemoTable.detours`), which turning a trace or
-/// recording on raises so that every resolution takes the framed path, where frames say who
-/// resolved what.
+/// What watches resolutions (`Internal/README.md`, "Process-wide state"): a trace or recording
+/// on raises the detours count, so that every resolution takes the framed path and its frames.
 enum Diagnostics {
     /// 1 while a trace or recording is on anywhere, else 0.
     private static var isOn: AtomicWord { AtomicWord(static: IK_DIAGNOSTICS_ON) }
@@ -22,18 +17,15 @@ enum Diagnostics {
         var isEmpty: Bool { tracer == nil && recorder == nil }
     }
 
-    // Guarded by `lock`: what was started, by the serial of the layer it was started in (never
-    // reused), which sees that layer's resolutions and its nested layers'; `nil`: outside any
-    // layer, which sees every resolution.
+    // Guarded by `lock`: by the serial (never reused) of the layer it was started in, which
+    // sees that layer's and its nested layers' resolutions; `nil`: outside any layer.
     nonisolated(unsafe) static var started: [UInt64?: Sinks] = [:]
 
     /// Whether a trace or recording is on anywhere: finished frames are reported.
     private static var active: Bool { isOn.boolAcquiring }
 
-    /// The hook at a detour (`Resolver.detour`), for a resolution outside any layer: checks it
-    /// against the running tests' layers, then says whether a trace or recording started
-    /// outside any layer is on, so that it takes a frame and is reported. (Resolutions in a
-    /// layer take frames anyway.)
+    /// At a detour, for a resolution outside any layer (one in a layer takes a frame anyway):
+    /// whether a trace or recording started outside any layer is on.
     @inline(__always)
     static func observes(_ keyPath: AnyKeyPath) -> Bool {
         // Tests run in their layers: one resolving outside any may have left a test's task.
@@ -41,12 +33,8 @@ enum Diagnostics {
         return isGlobal.boolAcquiring
     }
 
-    /// The hook at a frame's end (`Resolver.exit`), before the frame's depth is let go of: the
-    /// frame's resolution returned `value`, having taken the route `lookup` (`nil`: the frame
-    /// of an override, or of a value one replaces). What watches is told while the memo's
-    /// detour is on (each of them keeps it on); the key's name is learned where a key resolves
-    /// in a frame only now and then (a first resolution, or in a layer), not on the paths that
-    /// take a frame every time.
+    /// Before the depth is let go of (`lookup` `nil`: an override's); watchers keep a detour on.
+    /// A key's name is learned only on routes that take a frame now and then, not every time.
     @inline(__always)
     static func frameEnded<Value>(
         _ frame: Frame, returning value: Value, lookup: Route?, on thread: ThreadState
@@ -87,18 +75,14 @@ enum Diagnostics {
         verification.resolved(frame, parent: parent, holdsObject: holdsObject)
     }
 
-    /// Drops what was started in the layer with `serial`, which ends: nothing resolves in it
-    /// any more.
+    /// The layer with `serial` ends: nothing resolves in it any more.
     static func layerEnded(_ serial: UInt64) {
         guard active else { return }
         update(serial) { $0 = Sinks() }
     }
 
-    /// Starts or stops a trace or recording in the layer with `serial` (`nil`: outside any
-    /// layer).
-    ///
-    /// - Returns: What was started there before, released after the lock, since a tracer may
-    ///   capture anything.
+    /// `serial` `nil`: outside any layer. Returns the old sinks, to release after the lock
+    /// (a tracer may capture anything).
     @discardableResult
     static func update(_ serial: UInt64?, _ change: (inout Sinks) -> Void) -> Sinks {
         lock.withLock {
@@ -116,8 +100,7 @@ enum Diagnostics {
         }
     }
 
-    /// The sinks that see a resolution in `layer`: the global ones, and those of `layer` and
-    /// the layers it is nested in.
+    /// The global sinks, and those of `layer` and the layers it is nested in.
     private static func sinks(in layer: OverrideRegistry?) -> [Sinks] {
         lock.withLock {
             let global = started[nil].map { [$0] } ?? []
@@ -127,10 +110,8 @@ enum Diagnostics {
         }
     }
 
-    /// The hook at a failure that stops the process (`Failure.stop`): reports a cycle's chain
-    /// (`names`) to the traces, and on a thread that `Injections.verify` runs, reports the
-    /// message there and parks the thread for good instead: a getter cannot be unwound, but it
-    /// need not go on.
+    /// Before `Failure.stop`: reports a cycle to the traces, and a verification's thread parks
+    /// for good instead (README, "Failures, key names and verification").
     static func stopping(_ message: String, cycle names: [String]?) {
         if let names, active {
             for sinks in sinks(in: Layers.current) { sinks.tracer?(.cycle(names)) }

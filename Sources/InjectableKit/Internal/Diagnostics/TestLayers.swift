@@ -1,16 +1,9 @@
 import CInjectableAtomics
 
-/// The layers that running tests resolve in (the `.injections` trait's), so that a resolution
-/// made outside any layer meanwhile, of a key one of them overrides, is reported: it got the
-/// live value where the test that started the work meant its own. The report is made in the
-/// overriding test's task as its layer closes (``leave(_:)``), once per key and test: the
-/// resolving task, which left its test, has no test to file it under.
-///
-/// States: *idle* (no test layer: `watching` is false and resolutions never come here) and
-/// *watching* (at least one). Invariant: `watching` is true exactly while `live` is not empty;
-/// both change under `lock`, and only while `InjectableTesting` runs a test in its layer.
-/// Watching keeps the memo's detour on, so every resolution reaches `Resolver.detour`, where
-/// the check runs.
+/// Running tests' layers, against which a resolution outside any layer is checked: one of a
+/// key a test overrides is reported to that test as its layer closes (``leave(_:)``), since the
+/// resolving task left its test. `watching` is 1 exactly while `live` is not empty (both change
+/// under `lock`), and keeps a detour counted, so that every resolution reaches the check.
 enum TestLayers {
     /// 1 while watching, else 0.
     private static var watching: AtomicWord { AtomicWord(static: IK_TEST_LAYERS_WATCHING) }
@@ -38,9 +31,7 @@ enum TestLayers {
         }
     }
 
-    /// Called in the test's own task as its layer closes: hands it the resolutions made outside
-    /// any layer meanwhile of keys the layer overrides, so that they are that test's failures
-    /// (work that left its task has no test to record them).
+    /// Called in the test's own task as its layer closes, to fail it with its reports.
     static func leave(_ layer: OverrideRegistry) {
         let pending = lock.withLock {
             let id = ObjectIdentifier(layer)
@@ -60,8 +51,7 @@ enum TestLayers {
         for message in pending { reporter.reportUnlayeredResolution(message) }
     }
 
-    /// Notes `keyPath`, resolved outside any layer, for each running test whose layer
-    /// overrides it.
+    /// Notes `keyPath`, resolved outside any layer, for each test layer that overrides it.
     static func check(_ keyPath: AnyKeyPath) {
         guard let reporter = TestHook.reporter, ThreadState.current.probe == nil else { return }
         let type = ObjectIdentifier(Swift.type(of: keyPath).valueType)

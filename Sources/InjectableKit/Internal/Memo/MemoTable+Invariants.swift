@@ -1,8 +1,6 @@
-/// The memo's invariants (`Internal/README.md`, "Key record and slot"), checked in builds made
-/// with `-Xswiftc -DINJECTABLEKIT_INTERNAL_CHECKS`; free otherwise.
+/// The memo's invariants (`Internal/README.md`, "Key record and slot"), internal checks only.
 extension MemoTable {
-    /// Checks that every object of `record` has a slot saying what the record says. Call with
-    /// `lock` locked.
+    /// Every object of `record` has a slot that says what it says. Call with `lock` locked.
     @inline(__always)
     func checkInvariants(_ record: KeyRecord) {
         #if INJECTABLEKIT_INTERNAL_CHECKS

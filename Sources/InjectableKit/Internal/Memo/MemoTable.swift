@@ -1,33 +1,23 @@
 import CInjectableAtomics
 
-/// What resolution remembers about each key, read on the fast path of every resolution
-/// without a lock, a retain or a hash of the keypath: a record per key value, a slot per
-/// keypath object (`Internal/README.md`, "Key record and slot").
+/// What resolution remembers per key, read on the fast path with no lock, retain or hash
+/// (`Internal/README.md`, "Key record and slot").
 final class MemoTable: @unchecked Sendable {
     // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
-    // NB: @exclusivity(unchecked) on the state `lock` guards: the lock already keeps accesses
-    // apart, and the run-time check costs a thread-local lookup on every access.
+    // NB: @exclusivity(unchecked) where `lock` keeps accesses apart: the check costs a lookup.
 
-    /// What ``entryWord(for:at:)`` returns when the keypath has no current slot (no entry
-    /// address is all ones).
+    /// ``entryWord(for:at:)`` without a current slot (no entry address is all ones).
     static let noSlot = UInt.max
 
-    /// The process core's generation (see ``MemoWords/process``): bumped by every change of
-    /// the global overrides, so that a slot's "no override here" can be trusted.
+    /// The process core's generation, moved by every change of the global overrides.
     static var generation: AtomicWord { MemoWords.process.generation }
-    /// How many reasons there are, in any task, for resolution to step off its fast path:
-    /// `Injections.withOverrides` layers put in effect, counted in units of ``layerDetour``;
-    /// and, in ones, frames open and instances being built (whose dependencies are recorded),
-    /// the trace or graph recording being on, running tests' layers watched. While there are
-    /// none, the fast path reads no thread-local or task-local state.
+    /// Reasons to step off the fast path (`Internal/README.md`, "Process-wide state"): while
+    /// there are none, it reads no thread-local or task-local state.
     private static var detours: AtomicWord { AtomicWord(static: IK_MEMO_DETOURS) }
 
-    /// What a layer in effect adds to `detours`: the upper half of the word, so that a
-    /// resolution outside any layer while only layers are in effect elsewhere asks no more
-    /// than whether it is in one (`Resolver.detour`).
+    /// A layer in effect's share of `detours`: the word's upper half.
     static let layerDetour = UInt(1) << (UInt.bitWidth / 2)
 
-    /// Whether any reason to step off the fast path exists (see `detours`).
     @inline(__always)
     static var hasDetours: Bool { detours.loadRelaxed() != 0 }
 
@@ -44,10 +34,8 @@ final class MemoTable: @unchecked Sendable {
         assert(counted > 0, "InjectableKit: more detours ended than began")
     }
 
-    /// The entry word recorded for `keyPath` in the process core's table (an entry's address,
-    /// with ``viewFlag`` if the keypath reads the entry's view; ``plainGetter``; or 0 for a
-    /// getter), if its slot was recorded at `generation`; ``noSlot`` otherwise. Read from the
-    /// words at fixed addresses: no lazily made object on the way.
+    /// `keyPath`'s slot's word if recorded at `generation`, else ``noSlot``: read from the
+    /// words at fixed addresses, with no lazily made object on the way.
     @inline(__always)
     static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         entryWord(for: keyPath, at: generation, in: MemoWords.process)
@@ -66,7 +54,7 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
-    /// One key: every keypath object equal to it that has a slot, and what was last remembered.
+    /// One key value: its objects that have slots, and what was last remembered.
     final class KeyRecord {
         var objects: [AnyKeyPath] = []
         var generation: UInt = 0
@@ -75,30 +63,25 @@ final class MemoTable: @unchecked Sendable {
         var overrideBox: OverrideBox?
     }
 
-    /// How many keypath objects the table gives slots to, in all and for one key.
+    /// How many keypath objects get slots, in all and for one key.
     let limit: Int
     let keyLimit: Int
     /// Where the table publishes its current slots and reads its generation.
     let words: MemoWords
     let lock = Lock(rank: .memoTable)
     @exclusivity(unchecked) var tables: [Slots]
-    /// Keys by value; each record keeps its keypath objects alive (see above).
+    /// Each record keeps its keypath objects alive.
     @exclusivity(unchecked) var records: [KeyOrType: KeyRecord] = [:]
     @exclusivity(unchecked) var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
-    /// Keypath objects resolved once and not yet given a slot, kept alive so that their
-    /// identity is not reused; emptied when it reaches `seenLimit`. A keypath literal's object
-    /// is resolved again and then gets its slot; a keypath with arguments, a new object at each
-    /// evaluation, never does, and is let go.
+    /// Objects resolved once, kept so that their identity is not reused; emptied at `seenLimit`.
     @exclusivity(unchecked) var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
     static let seenLimit = 4096
     @exclusivity(unchecked) var objectCount = 0
-    /// Every entry a slot has pointed to, kept alive so that readers, who do not retain what
-    /// they read, never see a freed one.
+    /// Every entry a slot has named, kept for good: readers do not retain what they read.
     @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
     @exclusivity(unchecked) private var keptEntries: [Entry] = []
 
-    /// A table that publishes to `words`: the process's (``MemoWords/process``), which the fast
-    /// path reads, or words a test allocated for a table of its own.
+    /// `words`: the process's (``MemoWords/process``), or a test's own.
     init(limit: Int, keyLimit: Int, words: MemoWords) {
         self.limit = limit
         self.keyLimit = keyLimit
@@ -117,9 +100,7 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { kept.contains(ObjectIdentifier(entry)) }
     }
 
-    /// Records what the framed path learned about `keyPath`'s key, for every call site of it:
-    /// the getter, or the entry that holds the key's instance. The memo keeps every entry it
-    /// has named alive for good (readers do not retain what they read).
+    /// Records the route the framed path learned for `keyPath`'s key, for all its call sites.
     func remember(_ keyPath: AnyKeyPath, _ route: Route, generation: UInt64) {
         update(keyPath, generation: generation) { _ in
             if case .entry(let unmanaged, _) = route {
@@ -130,11 +111,8 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
-    /// Records that a global override serves `keyPath`'s key, in the key's box.
-    ///
-    /// The override is put in the box only if `generation` is still the current one (read
-    /// under `lock`, which ``forgetOverrides()`` takes after the generation moved): so a box
-    /// never keeps an override that a change has replaced.
+    /// Puts the global override in the key's box if `generation` is still current (README,
+    /// "Key record and slot" 7).
     func remember(_ keyPath: AnyKeyPath, override: AnyOverride, generation: UInt64) {
         var replaced: AnyOverride?
         defer { withExtendedLifetime(replaced) {} }  // released outside the lock
@@ -147,8 +125,7 @@ final class MemoTable: @unchecked Sendable {
         }
     }
 
-    /// Writes the route `learn` gives (under `lock`) to `keyPath`'s record and every slot of
-    /// it, unless the record already holds a newer generation, or `learn` gives nothing.
+    /// Writes the route `learn` gives (under `lock`) to the record and its slots, unless newer.
     private func update(
         _ keyPath: AnyKeyPath, generation: UInt64, _ learn: (KeyRecord) -> Route?
     ) {
@@ -177,9 +154,7 @@ final class MemoTable: @unchecked Sendable {
         lock.withLock { records.values.compactMap { $0.overrideBox?.replace(with: nil) } }
     }
 
-    /// Whether remembering what a resolution through `keyPath` learned would record it: the
-    /// object has a slot, or was resolved once before. A first resolution is noted instead, so
-    /// that the framed path works out what to remember only from an object's second one.
+    /// Whether `remember` would record `keyPath`, noting a first sighting (README: `remembers`).
     func remembers(_ keyPath: AnyKeyPath) -> Bool {
         let object = ObjectIdentifier(keyPath)
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
@@ -209,8 +184,8 @@ final class MemoTable: @unchecked Sendable {
         seenOnce[ObjectIdentifier(keyPath)] = keyPath
     }
 
-    /// The record of `keyPath`'s key, giving the object a slot if it has none, this is its
-    /// second resolution, and the bounds allow; `nil` otherwise. Call with `lock` locked.
+    /// The key's record, with a slot for the object as `remember` says, or `nil`. Call with
+    /// `lock` locked.
     private func record(
         for keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
     ) -> KeyRecord? {
@@ -239,21 +214,18 @@ final class MemoTable: @unchecked Sendable {
         return record
     }
 
-    /// The key of `keyPath`'s slot.
     @inline(__always)
     static func address(of keyPath: AnyKeyPath) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(keyPath).toOpaque())
     }
 }
 
-/// The two words a memo table publishes to its readers: the address of its current slots, and
-/// the generation its slots are checked against.
+/// The address of a table's current slots, and the generation its slots are checked against.
 struct MemoWords {
     let current: AtomicWord
     let generation: AtomicWord
 
-    /// The process core's words, kept in the C target at fixed addresses, so that the fast path
-    /// reads them without a lazily made object's check.
+    /// In the C target at fixed addresses: the fast path checks no lazily made object.
     static var process: MemoWords {
         MemoWords(
             current: AtomicWord(static: IK_MEMO_CURRENT),

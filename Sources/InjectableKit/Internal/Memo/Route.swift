@@ -1,16 +1,5 @@
-/// Where a resolution of a key goes: the one fact the memo keeps per key (the first four cases,
-/// true while no override of the global registry changes), with its word form, which every slot
-/// of the key holds; or, when the memo has nothing the task may use, why not (the last three).
-///
-/// | route | word |
-/// | --- | --- |
-/// | getter | 0 |
-/// | plain getter | 1 (no object's address is 1) |
-/// | entry | the entry's address, with `viewFlag` (2) to read the entry's view |
-/// | override | the key's `OverrideBox`'s address, with `overrideFlag` (4) |
-///
-/// An object's address is at least 8-byte aligned on every platform, which leaves the three
-/// low bits free.
+/// Where a resolution of a key goes: what the memo keeps per key, in the word form of
+/// `Internal/README.md`, "Key record and slot" 4; or why the memo has nothing the task may use.
 @usableFromInline
 enum Route {
     // NB: the cases in this order: the inlined fast path's code for matching them is shortest.
@@ -20,17 +9,13 @@ enum Route {
     case getter
     /// As `getter`, and the getter calls no scope helper.
     case plainGetter
-    /// No override applies; the entry holds the key's instance, when it holds one: as its own
-    /// type, or if `view` as its view's type (see `Entry.adoptView`).
+    /// No override applies; the entry holds the key's instance, if any, as itself or its view.
     case entry(Unmanaged<Entry>, view: Bool)
-    /// A global override serves the key, and the box holds it unless a change has emptied the
-    /// box since.
+    /// A global override serves the key, unless a change has emptied the box since.
     case override(Unmanaged<OverrideBox>)
-    /// The task runs inside `Injections.withOverrides`: the memo, which describes the global
-    /// registry and caches, does not apply.
+    /// Inside a layer, where the memo (the global registry's) does not apply.
     case layered
-    /// The trace or graph recording is on, or the resolution is nested in a frame or a build:
-    /// resolve with frames, and remember nothing.
+    /// Watched, or nested in a frame or a build: resolve with frames, remember nothing.
     case observed
 
     @usableFromInline static var plainGetterWord: UInt { 1 }
@@ -56,7 +41,6 @@ enum Route {
         }
     }
 
-    /// The word that names this route in a slot.
     var word: UInt {
         switch self {
         case .getter: 0

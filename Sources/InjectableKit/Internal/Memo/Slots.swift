@@ -1,12 +1,9 @@
 import CInjectableAtomics
 
-/// Open-addressing slots of four words: key (a keypath object's address, 0 for empty),
-/// generation, entry word, and one unused word that keeps a slot inside a cache line. Written
-/// only under `MemoTable`'s lock, read by anyone.
+/// Open-addressing slots of four words: key, generation, entry word, and one unused word that
+/// keeps a slot inside a cache line. Written only under `MemoTable`'s lock, read by anyone.
 final class Slots: @unchecked Sendable {
-    // @unchecked: slot words are read and written only atomically (`ik_load_acquire` and so
-    // on). A slot's key is stored last (release) when it is made, and its entry word before
-    // its generation when it changes; readers load in the other order (acquire).
+    // @unchecked: slot words are only accessed atomically, ordered as README's key record 3.
     let capacity: Int
     private let shift: UInt
     private let mask: Int
@@ -42,8 +39,7 @@ final class Slots: @unchecked Sendable {
         Int(truncatingIfNeeded: (key &* Self.fibonacci) &>> shift)
     }
 
-    /// The entry word of `key`'s slot if the slot's generation is `generation`, otherwise
-    /// `MemoTable.noSlot`. Wrapping arithmetic: indices stay below `capacity`.
+    /// `MemoTable.noSlot` unless at `generation`. Wrapping arithmetic: indices stay in bounds.
     @inline(__always)
     func entryWord(for key: UInt, at generation: UInt) -> UInt {
         var index = start(key)
@@ -61,7 +57,6 @@ final class Slots: @unchecked Sendable {
         }
     }
 
-    /// Sets the slot for `key`, making it if needed.
     func store(_ key: UInt, generation: UInt, entry: UInt) {
         var index = start(key)
         while true {
@@ -77,7 +72,6 @@ final class Slots: @unchecked Sendable {
         }
     }
 
-    /// A copy of every slot in a table of `capacity` slots.
     func copy(capacity: Int) -> Slots {
         let copy = Slots(capacity: capacity)
         for index in 0..<self.capacity {

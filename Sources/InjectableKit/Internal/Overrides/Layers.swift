@@ -2,9 +2,8 @@ import CInjectableAtomics
 
 /// The task-local override layer in effect (see `Injections.withOverrides`).
 enum Layers {
-    /// A layer put in effect. While one exists, resolution steps off its fast path to look for
-    /// it: through its `with` call, and after, in a `Task { }` started inside, which inherits
-    /// (and retains) it. A layer that is only kept (`makeOverrides`) costs nothing.
+    /// A layer put in effect: a detour while it lives (`Internal/README.md`, "Process-wide
+    /// state"), held by the task-local value and so by every task started inside.
     final class Binding: Sendable {
         let layer: OverrideRegistry?
 
@@ -18,9 +17,8 @@ enum Layers {
 
     @TaskLocal private static var bound: Binding?
 
-    /// The layer in effect. Outside any task, a layer can only be in effect through
-    /// ``with(_:_:)`` on this thread, which counts it: then a thread-local read answers, not a
-    /// task-local look-up, so that a layer alive elsewhere costs the code outside it little.
+    /// Outside any task, only a ``with(_:_:)`` on this thread, which counts it, binds a layer:
+    /// a thread-local read answers, so that a layer alive elsewhere costs code outside it little.
     static var current: OverrideRegistry? {
         @inline(__always) get { mayBeInEffect ? boundLayer : nil }
     }
@@ -30,13 +28,10 @@ enum Layers {
         @inline(__always) get { ik_thread_layers_get() != 0 || ik_in_task() != 0 }
     }
 
-    /// The task-local look-up, out of line so that a caller that rules layers out with
-    /// ``mayBeInEffect`` stays small.
+    /// Out of line, so that a caller that rules layers out with ``mayBeInEffect`` stays small.
     @inline(never)
     static var boundLayer: OverrideRegistry? { bound?.layer }
 
-    /// Runs `operation` with `layer` (`nil`: none) in effect for the current task and the tasks
-    /// it starts.
     static func with<Result>(_ layer: OverrideRegistry?, _ operation: () throws -> Result) rethrows
         -> Result
     {
@@ -53,7 +48,6 @@ enum Layers {
         return try $bound.withValue(Binding(layer), operation: operation)
     }
 
-    /// Runs `operation` with `layer` in effect for the current task and the tasks it starts.
     static func with<Result>(
         _ layer: OverrideRegistry, isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result

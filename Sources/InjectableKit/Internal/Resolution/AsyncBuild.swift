@@ -2,42 +2,26 @@ import CInjectableAtomics
 
 /// One asynchronous construction in progress, named after its registration.
 final class AsyncBuild: @unchecked Sendable {
-    // @unchecked: `finishedWord` is read and written only atomically (as `isFinished`),
-    // `awaiting` only under `lock`; the other properties are immutable.
-    /// `isFinished`'s word, first among the stored properties so that its address is a fixed
-    /// offset in the object (see `AtomicWord.init(inline:of:)`).
+    // @unchecked: `finishedWord` is atomic, `awaiting` under `lock`, the rest immutable.
+    /// First among the stored properties, at a fixed offset (`AtomicWord.init(inline:of:)`).
     @exclusivity(unchecked) private var finishedWord: UInt = 0
     let name: String
     /// Orders constructions by when they started, so that a cycle is reported from the first.
     let serial: Int
-    /// The construction that awaited this one first, if any.
     let parent: AsyncBuild?
-    /// How deep this construction nests (1: awaited by no construction), and how many of those
-    /// nested constructions, this one included, are of wrappers no scope made.
     let depth: Int
     let unscopedDepth: Int
     /// The constructions this one's task awaits (several, with `async let`).
     @exclusivity(unchecked) private var awaiting: [AsyncBuild] = []
     private let lock = Lock(rank: .leaf)
-    /// Set once the construction has returned or thrown. Tasks it started with `Task { }` still
-    /// carry it as their `current`, but can no longer hold it up.
+    /// Set once returned or thrown: tasks it started still carry it, but hold it up no more.
     private var isFinished: AtomicWord { AtomicWord(inline: 0, of: self) }
 
-    /// Constructions of wrappers no scope made, nested deeper than this, can only be an
-    /// unbounded recursion: a cycle through registrations that make a new wrapper on each
-    /// resolution. A cycle through a wrapper a scope made meets that wrapper again, and
-    /// `beginWait(by:)` reports it, so these constructions are not counted.
+    /// `Internal/README.md`, "Asynchronous constructions", cycles and depth 3 and 4.
     static let unscopedDepthLimit = 256
-    /// Constructions of any kind nested deeper than this: an unbounded recursion through ever
-    /// new keys, which no cycle check catches (a key with an argument whose construction awaits
-    /// the next argument's). Each level holds a suspended task, not a thread's stack.
     static let depthLimit = 10_000
 
-    /// - Parameters:
-    ///   - name: The registration, for messages.
-    ///   - parent: The construction whose task awaits this one first, if any.
-    ///   - scoped: Whether a scope made the wrapper (it was made while a scope built its
-    ///     instance), so that resolving its key again while it builds returns it again.
+    /// `scoped`: a scope made the wrapper (README, "Asynchronous constructions", cycles 2).
     init(name: String, parent: AsyncBuild?, scoped: Bool) {
         self.name = name
         self.parent = parent
@@ -57,10 +41,8 @@ final class AsyncBuild: @unchecked Sendable {
     /// The construction the current task runs, if it runs one.
     @TaskLocal static var current: AsyncBuild?
 
-    /// Records that `waiter` awaits `self`, stopping the process if `self` (through what it
-    /// awaits) awaits `waiter`: the asynchronous counterpart of `ThreadState.wait(for:on:)`.
-    /// Each wait is published before the search, which holds one construction's lock at a
-    /// time, so of two constructions that start to await each other, one finds the circle.
+    /// Records that `waiter` awaits `self`, and stops on a circle back to `waiter` (README,
+    /// "Asynchronous constructions", cycles 1).
     func beginWait(by waiter: AsyncBuild?) {
         guard let waiter, !waiter.isFinished.boolAcquiring else { return }
         waiter.lock.withLock { waiter.awaiting.append(self) }

@@ -1,26 +1,20 @@
 import CInjectableAtomics
 import Foundation
 
-/// Runs ``AutoRegistering/registerAllServices()`` once before the container's first use.
-///
-/// The fast path is one atomic load. The thread that runs the hook may use the container
-/// from inside it; other threads wait until it has finished.
+/// Runs ``AutoRegistering/registerAllServices()`` once before the container's first use; the
+/// hook's own thread may use the container meanwhile, other threads wait.
 enum AutoRegistration {
     private static let pending: UInt = 0
     private static let running: UInt = 1
     private static let done: UInt = 2
 
-    /// `pending`, `running` or `done`.
     private static var state: AtomicWord { AtomicWord(static: IK_AUTO_REGISTRATION) }
     private static let condition = NSCondition()
     // Guarded by `condition`: the thread running the hook.
     nonisolated(unsafe) private static var runner: ThreadState?
 
-    /// `Injections` as an ``AutoRegistering`` type, if it is one. Looked up once: a failed
-    /// conformance lookup scans every conformance in the process, which the first resolution
-    /// after each `reset()` would pay again.
-    // nonisolated(unsafe): a metatype, written once by the `let`'s lazy initialiser and only
-    // read after; metatypes hold no state (it is not `Sendable` only for lack of a constraint).
+    /// Looked up once: a failed conformance lookup scans every conformance in the process.
+    // nonisolated(unsafe): a metatype, written once by the lazy initialiser; it holds no state.
     nonisolated(unsafe) private static let hook =
         (Injections.self as Any.Type) as? any AutoRegistering.Type
 
@@ -29,8 +23,7 @@ enum AutoRegistration {
         if state.loadAcquiring() != done { runIfNeeded() }
     }
 
-    /// Whether this thread runs the hook now: its registrations are the app's, made on
-    /// purpose, wherever the first use of the container came from.
+    /// Whether this thread runs the hook now, whose registrations are the app's, on purpose.
     static var isRunningHook: Bool {
         let thread = ThreadState.current
         return condition.locked(rank: .leaf) { runner === thread }
@@ -41,8 +34,7 @@ enum AutoRegistration {
         condition.locked(rank: .leaf) {
             if state.loadRelaxed() == done { state.storeReleasing(pending) }
         }
-        // Resolution's fast path skips `ensure()` for keys it has memo records for: make
-        // them all stale, so that the next resolution of each takes the path that runs it.
+        // The fast path skips `ensure()` for keys the memo knows: make them all stale.
         Core.shared.overrides.invalidateMemos()
     }
 
@@ -60,9 +52,7 @@ enum AutoRegistration {
         }
         guard runs else { return }
 
-        // Outside any layer: the first use after a global `reset()` may come from inside one,
-        // and the hook's registrations are the global container's.
-        // Its contributions to collection keys replace the last run's once it has finished.
+        // Outside any layer: the first use after `reset()` may come from one; the hook's global.
         ContributionTable.shared.beginRun()
         if let hook = Self.hook { Layers.with(nil) { hook.registerAllServices() } }
         ContributionTable.shared.endRun()

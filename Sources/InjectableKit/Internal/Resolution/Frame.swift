@@ -7,37 +7,29 @@ struct Frame {
     let valueType: Any.Type
     /// The thread's resolution depth this frame's resolution runs at (1 for the outermost).
     let depth: Int
-    /// The task-local layer resolutions in this frame use, where its helpers keep their
-    /// instances; `nil` for the global registry.
-    // NB: unowned(unsafe): the layer's task-local binding holds it for as long as the frame is
-    // open, and frames are pushed and popped on every framed resolution.
+    /// The layer its resolutions use and its helpers keep instances in (`nil`: none).
+    // NB: unowned(unsafe), no retain per framed resolution: the layer's binding holds it.
     unowned(unsafe) let layer: OverrideRegistry?
     /// The override whose factory, rather than the keypath's getter, builds this frame's value.
-    // NB: unowned(unsafe): the resolution that opened the frame holds the override until the
-    // frame is closed.
+    // NB: unowned(unsafe): the resolution that opened the frame holds it until the frame closes.
     unowned(unsafe) let override: AnyOverride?
-    // What the getter's helpers and nested resolutions report, written only through
-    // `FrameHandle` (below), and `pending` also by `ThreadState.noteEntryRead` and
-    // `forEachPendingReads` (below).
+    // Written only by `FrameHandle` and the pending reads' functions below (README, "Objects").
     /// The registration's name, learned from a helper or a nested `resolve` in its getter.
     fileprivate(set) var name: StaticString?
     /// The scope entry of the last helper called directly for this frame, and how many.
     fileprivate(set) var helperEntry: Entry?
     fileprivate(set) var helperCount = 0
-    /// How many of this frame's helpers are running their factories: a helper called while
-    /// one runs is nested in it (`cached(A(b: shared(B())))`); otherwise the getter calls
-    /// helpers one after another, which one key cannot be served from.
+    /// Helpers running their factories: one called meanwhile nests (`cached(A(b: shared(B())))`),
+    /// one called after another returned follows it, which one key cannot be served from.
     fileprivate(set) var helpersRunning = 0
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
     fileprivate(set) var scope: Injections.Scope?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     fileprivate(set) var built = false
-    /// Whether the frame's override resolved its own key, for the value it replaces: what it
-    /// builds on that value was decorated as that value was built, and is not decorated again.
+    /// Whether the override resolved its own key: that value was decorated as it was built.
     fileprivate(set) var resolvedReplacedValue = false
-    /// What the getter resolved outside its helper (`let api = resolve(\.api); return
-    /// cached(Service(api))`), if anything: the helper's entry records it as its own
-    /// dependencies when it builds. Made on first use: most getters resolve nothing there.
+    /// What the getter resolved outside its helper (README, "Dependency edges" 4). Made on
+    /// first use: most getters resolve nothing there.
     fileprivate(set) var pending: PendingReads?
 
     init(
@@ -62,21 +54,17 @@ struct Frame {
         }
     }
 
-    /// Whether an override's factory, not the keypath's getter, is building this frame's value.
     var servedByOverride: Bool { override != nil }
 
-    /// Whether the getter is running outside its helpers, so that what it resolves now is
-    /// recorded as pending rather than as a dependency of a build in progress.
+    /// While true, what the getter resolves is pending, not a dependency of a build.
     var isOutsideHelpers: Bool { helpersRunning == 0 }
 }
 
-/// An open frame, as the resolution's getter and its scope helpers see it, found by token or as
-/// the innermost resolution (`Internal/README.md`, "Frame"). Valid while the frame is open, on
-/// its own thread.
+/// An open frame, as its getter and helpers see it (`Internal/README.md`, "Objects", Frame).
+/// Valid while the frame is open, on its own thread.
 struct FrameHandle {
-    // NB: unmanaged: a handle lives inside the call that found it, on the thread whose state
-    // it names, which the thread keeps for its lifetime; reads through a guaranteed reference
-    // index the frame in place, where a copied or unowned one would copy the frame.
+    // NB: unmanaged: the thread keeps its state; a guaranteed reference indexes the frame in
+    // place, where a copied or unowned one would copy the frame.
     private let state: Unmanaged<ThreadState>
     let index: Int
 
@@ -97,14 +85,12 @@ struct FrameHandle {
     var pending: PendingReads? { withFrame { $0.pending } }
     var resolvedReplacedValue: Bool { withFrame { $0.resolvedReplacedValue } }
 
-    /// Names the frame's registration, unless something named it first: its first helper's
-    /// function, or the caller of a resolution nested in its getter.
+    /// Unless named first: by its first helper, or the caller of a resolution in its getter.
     func learnName(_ name: StaticString) {
         withFrame { if $0.name == nil { $0.name = name } }
     }
 
-    /// A helper of `scope`, at `site`, was called for this frame. A getter calls one helper
-    /// (others nested in its factory): a second one called after the first returned stops.
+    /// A getter calls one helper (others nest in its factory): one after another stops.
     func helperCalled(in scope: Injections.Scope, at site: Site) {
         withFrame {
             if $0.helperCount > 0, $0.helpersRunning == 0 {
@@ -115,17 +101,13 @@ struct FrameHandle {
         }
     }
 
-    /// The entry the frame's helper reads or builds.
     func helperFound(_ entry: Entry) { withFrame { $0.helperEntry = entry } }
 
-    /// The frame's helper builds its instance, rather than reusing a cached one.
     func helperBuilds() { withFrame { $0.built = true } }
 
-    /// The frame's override resolves its own key, for the value it replaces.
     func replacedValueResolved() { withFrame { $0.resolvedReplacedValue = true } }
 
-    /// Runs a helper's factory, counted on the frame (see ``Frame/helpersRunning``). The frame
-    /// is not held while the factory runs: its resolutions push frames, which may move it.
+    /// The frame is not held while the factory runs: its resolutions push frames, which move it.
     func runHelper<Value>(_ make: () -> Value) -> Value {
         withFrame { $0.helpersRunning += 1 }
         defer { withFrame { $0.helpersRunning -= 1 } }
@@ -143,25 +125,21 @@ extension ThreadState {
         return FrameHandle(thread: self, index: index)
     }
 
-    /// The innermost resolution's frame; none when that resolution is a plain getter's, which
-    /// runs without one.
+    /// None when the innermost resolution is a plain getter's, which runs without a frame.
     var innermostResolution: FrameHandle? {
         guard let index = frames.indices.last, frames[index].depth == depth else { return nil }
         return FrameHandle(thread: self, index: index)
     }
 
-    /// Notes `entry`'s epoch, before it is read, in every frame a read from the frame at
-    /// `index` flows into (see ``forEachPendingReads(fromFrameAt:_:)``).
+    /// Notes `entry`'s epoch, before it is read, where ``forEachPendingReads`` reaches.
     func noteEntryRead(_ entry: Entry, fromFrameAt index: Int) {
         guard index >= 0, frames[index].isOutsideHelpers else { return }
         let epoch = entry.currentEpoch
         forEachPendingReads(fromFrameAt: index) { $0.entries.append((entry, epoch)) }
     }
 
-    /// Calls `body` with the pending reads of every open frame a read made now, from the frame
-    /// at `index`, flows into: from that frame outwards, each whose getter runs outside its
-    /// helpers (its value may be built from the read), up to the first whose helper is
-    /// building (that build records the read itself). Each made, if need be, before the read.
+    /// The frames a read from `index` flows into: outwards, up to one whose helper builds (its
+    /// build records the read). Call before the read.
     func forEachPendingReads(fromFrameAt index: Int, _ body: (PendingReads) -> Void) {
         var index = index
         while index >= 0, frames[index].isOutsideHelpers {
@@ -171,8 +149,7 @@ extension ThreadState {
     }
 }
 
-/// A key a getter resolved outside its helper, with the override registries (by serial
-/// number) whose changes of the key's override, and of its type's, can change what it got.
+/// With the registries (serials) whose key or type overrides can change what the getter got.
 struct PendingKey {
     let key: AnyKeyPath
     let type: ObjectIdentifier
@@ -180,24 +157,20 @@ struct PendingKey {
     let typeRegistries: [UInt64]
 }
 
-/// What a getter resolved outside its helper: keys, each with the override registries it was
-/// decided in, and scope entries read, each noted before it was read (the registries' change
-/// counts, the entry's epoch), so that the helper's build can tell exactly whether any of them
-/// changed before its edges were recorded. Only its frame's thread touches it.
+/// What a getter resolved outside its helper (`Internal/README.md`, "Dependency edges" 4).
+/// Only its frame's thread touches it.
 final class PendingReads {
     var keys: [PendingKey] = []
     var entries: [(entry: Entry, epoch: UInt64)] = []
     /// Each registry consulted, with its change count before the first lookup in it.
     var registries: [(registry: OverrideRegistry, changes: UInt64)] = []
 
-    /// Notes `registry`'s change count, before a lookup in it, unless noted already.
     func note(_ registry: OverrideRegistry) {
         guard !registries.contains(where: { $0.registry === registry }) else { return }
         registries.append((registry, registry.changeCount))
     }
 
-    /// Whether nothing read has changed since it was noted: no registry consulted has
-    /// changed, and no entry read was dropped. Call after the reads' edges are recorded.
+    /// Call after the reads' edges are recorded.
     var isCurrent: Bool {
         registries.allSatisfy { $0.registry.changeCount == $0.changes }
             && entries.allSatisfy { $0.entry.currentEpoch == $0.epoch }

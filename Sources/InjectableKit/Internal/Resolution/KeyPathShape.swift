@@ -1,21 +1,11 @@
-/// Whether a keypath names one key (`\.date`) or reaches through a key to a property of its
-/// value (`\.date.now`).
-///
-/// A keypath of several components runs the first key's getter directly, past the resolver:
-/// no override of the key, scope or diagnostics would see it. Swift offers no way to take a
-/// keypath apart, so such a resolution cannot be routed through its first key; it stops,
-/// naming the fix (`resolve(\.date).now`), or, in a test, fails the test (`Failure.mistake`).
-///
-/// The answer comes from the keypath object's buffer header, which the standard library marks
-/// when the keypath has one component (`_SwiftKeyPathBufferHeader_IsSingleComponentFlag`). A
-/// runtime whose keypaths do not carry the mark (checked once, on two keypaths of known
-/// shape) is never answered "several": the check then lets every keypath through.
+/// Whether a keypath reaches through a key (`\.date.now`; `Internal/README.md`, "Objects", Key),
+/// from the header's `_SwiftKeyPathBufferHeader_IsSingleComponentFlag`. A runtime without the
+/// mark (checked once, on two keypaths of known shape) lets every keypath through.
 enum KeyPathShape {
     /// The header's size bits: 0 for the identity keypath (`\.self`).
     private static let sizeMask: UInt32 = 0x00FF_FFFF
     private static let singleComponentFlag: UInt32 = 0x2000_0000
-    /// Where the buffer header lies in a keypath object: after the object header (two words)
-    /// and the keypath's one stored property (a pointer).
+    /// After the object header (two words) and the keypath's one stored property (a pointer).
     private static let headerOffset = 3 * MemoryLayout<UnsafeRawPointer>.size
 
     /// Whether this runtime marks keypaths as `KeyPathShape` reads them.
@@ -26,7 +16,6 @@ enum KeyPathShape {
             && two & singleComponentFlag == 0 && two & sizeMask != 0
     }()
 
-    /// Whether `keyPath` has more than one component.
     @inline(__always)
     static func hasSeveralComponents(_ keyPath: AnyKeyPath) -> Bool {
         let word = header(of: keyPath)

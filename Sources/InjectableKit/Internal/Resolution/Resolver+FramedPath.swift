@@ -1,23 +1,17 @@
-/// The framed path: a resolution the memo cannot serve, checked against the overrides, run in a
-/// frame, and remembered for the next one.
+/// The framed path: what the memo cannot serve (`Internal/README.md`, "The road of a resolution").
 extension Resolver {
-    /// Resolves what the inlined path does not: a plain getter (without a frame, while not
-    /// nested too deep), and through ``resolveInFrame`` everything else.
+    /// A plain getter without a frame, up to `framelessDepth`; everything else in a frame.
     @usableFromInline
     static func resolveRarely<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
         caller: StaticString?, fileID: StaticString, line: UInt,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
-        // Borrowed in short steps: a closure holding the whole of it would be called, not
-        // inlined.
+        // Borrowed in short steps: a closure holding the whole would be called, not inlined.
         let thread = ThreadState.unmanagedCurrent
         if token == OverrideLifetimes.probeToken {
             thread._withUnsafeGuaranteedRef { $0.probe?.resolvedOthers = true }
         }
-        // Called from code outside the getters (a line given): a mistake the resolution
-        // makes is located there, unless it is nested in another resolution (whose call
-        // site holds).
         let outermost = thread._withUnsafeGuaranteedRef { thread in
             guard line != 0 && thread.depth == 0 else { return false }
             (thread.callFile, thread.callLine) = (fileID, line)
@@ -38,11 +32,7 @@ extension Resolver {
         }
     }
 
-    /// Resolves `keyPath` in a frame: a first resolution (checking the overrides, then
-    /// remembering what it learned), a resolution in a task-local layer or while observed, an
-    /// entry that holds no instance yet, a getter that calls helpers but cannot be served from
-    /// an entry, and a plain getter nested too deep to go without a frame. Out of line, so that
-    /// a plain getter's path stays short.
+    /// Out of line, so that a plain getter's path stays short.
     @inline(never)
     static func resolveInFrame<Value>(
         _ keyPath: KeyPath<Injections, Value>, lookup: Route, generation: UInt64, token: UInt64,
@@ -50,12 +40,9 @@ extension Resolver {
     ) -> Value {
         var lookup = lookup
         if case .override(let box) = lookup {
-            // Registered for this key or its type: an `Override<Value>` (see
-            // `OverrideRegistry.override(for:servedBy:byKey:)`).
+            // An `Override<Value>`: registered for this key or its type.
             let (override, entry, learned) = box._withUnsafeGuaranteedRef(\.served)
             if let override {
-                // Nothing to record here (the memo's route is taken outside frames, builds and
-                // layers): what the override keeps is read as a key's cached instance is.
                 // NB: a slot, not `Value?`, whose metadata this unspecialised code would look up.
                 if let entry {
                     let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
@@ -69,7 +56,6 @@ extension Resolver {
             }
             lookup = .unknown  // a change emptied the box: look again
         }
-        // Overrides are checked unless the memo said none applies.
         let registry: OverrideRegistry? =
             switch lookup {
             case .layered: Layers.current
@@ -77,24 +63,21 @@ extension Resolver {
             case .entry, .plainGetter, .getter, .override: nil
             }
         if let registry {
-            // Nested in a frame (`.layered`, `.observed`): the factory of this key's own
-            // override may be asking for the value it replaces.
+            // The factory of this key's own override may ask for the value it replaces.
             if MemoTable.hasDetours, let replacing = replacedLookup(keyPath, on: thread) {
                 return resolveReplaced(
                     keyPath, replacing: replacing.override, layer: replacing.layer, token: token,
                     caller: caller, on: thread, apply: apply)
             }
             if KeyPathShape.hasSeveralComponents(keyPath) {
-                // Once its test has failed for it, applied as Swift applies it: the first key's
-                // getter runs past its overrides, in a frame of its own. Nothing is learned or
-                // remembered (as for a getter the memo knows), so every resolution fails again.
+                // A test's failure, not a stop: applied as Swift does, and remembered not, so
+                // every resolution fails again.
                 Failure.keyPathThroughAKey(of: Value.self, caller: caller)
                 lookup = .getter
             } else {
                 AutoRegistration.ensure()
                 if let override = overrideRecordingDependency(keyPath, in: registry, on: thread) {
-                    // A global override is remembered, so that the key's call sites find it
-                    // without the registry's lock or a hash of the keypath.
+                    // Only a global override: slots describe the global registry.
                     if case .unknown = lookup, override.servedBy === Core.shared.overrides {
                         Core.shared.memo.remember(
                             keyPath, override: override.override, generation: generation)
@@ -116,16 +99,8 @@ extension Resolver {
         return value
     }
 
-    /// The override for `keyPath` in `registry` and those beneath it, if any, having recorded
-    /// the key as a dependency of what is being built from it: of the build in progress, and,
-    /// when the enclosing resolution's getter runs outside its helpers, of that resolution's
-    /// helper entry, once it builds (`Frame.pending`).
-    ///
-    /// A build records what it asks for, in every registry it consults, before looking it up: a
-    /// change the lookup misses then finds the edge, and has the build run again (see
-    /// `DependencyIndex`). Registries beneath the one whose override served the key cannot change
-    /// this resolution with an override of the same kind, and a key's own override hides every
-    /// override for its type: those edges are taken back.
+    /// The override for `keyPath` in `registry` and beneath, the key recorded first for the
+    /// build in progress and open frames' pending reads (README, "Dependency edges" 1, 3, 4).
     private static func overrideRecordingDependency<Value>(
         _ keyPath: KeyPath<Injections, Value>, in registry: OverrideRegistry,
         after replaced: AnyOverride? = nil, on state: ThreadState
@@ -142,8 +117,7 @@ extension Resolver {
             Core.shared.dependencies.record(
                 building, key: keyPath, type: type, keyRegistries: chain, typeRegistries: chain)
         }
-        // NB: no `Value?` here: in this unspecialised code it would need `Optional<Value>`'s
-        // metadata, made at each type's first resolution.
+        // NB: no `Value?`: its metadata would be made here at each type's first resolution.
         // Noted before the lookup, so that the counts precede everything read.
         if let thread, let reading {
             thread.forEachPendingReads(fromFrameAt: reading) { reads in
@@ -181,8 +155,7 @@ extension Resolver {
         return (found, servedBy)
     }
 
-    /// Resolves `keyPath` with `override`, its override, in a frame, for a resolution in
-    /// `layer` (`nil`: outside any layer).
+    /// `layer` is `nil` outside any layer.
     private static func resolve<Value>(
         _ keyPath: KeyPath<Injections, Value>, with override: Override<Value>,
         in layer: OverrideRegistry?, token: UInt64, caller: StaticString?, on thread: ThreadState,
@@ -201,11 +174,8 @@ extension Resolver {
         return value
     }
 
-    /// Serves `override` in the frame just entered. One that keeps the key's lifetime builds
-    /// where the key's first scope helper keeps its instance, as that helper's registration of
-    /// the override; one with a scope of its own, in that scope. Either way, what it builds is
-    /// decorated by that helper's decoration, once as it is built. Where the helper is, and its
-    /// decoration, a probe of the getter finds once (see `OverrideLifetimes`).
+    /// Serves `override` in the frame just entered (README, "Overrides keep their key's
+    /// lifetime and decoration").
     private static func serve<Value>(
         _ keyPath: KeyPath<Injections, Value>, _ override: Override<Value>, frameToken: UInt64,
         learned: inout OverrideLifetimes.Learned?
@@ -236,8 +206,7 @@ extension Resolver {
             timeToLive: placement.timeToLive, decorate: decorate)
     }
 
-    /// Runs a key's decoration on a value one of its overrides built, if the value is of the
-    /// type the decoration takes; a mistake otherwise (the decoration cannot run).
+    /// A value of a type the decoration does not take is a mistake, handed out undecorated.
     private static func decorateOverride<Value>(
         _ value: inout Value, with decoration: AnyDecoration
     ) {
@@ -249,8 +218,7 @@ extension Resolver {
             decorated: decoration.decoratedType)
     }
 
-    /// The override whose factory is resolving `keyPath`, its own key, as the innermost frame,
-    /// and the layer that resolution is in (`nil`: outside any layer).
+    /// The override whose factory resolves its own key as the innermost frame, and its layer.
     @inline(never)
     private static func replacedLookup(_ keyPath: AnyKeyPath, on thread: ThreadState)
         -> (override: AnyOverride, layer: OverrideRegistry?)?
@@ -261,20 +229,15 @@ extension Resolver {
         return (override, parent.layer)
     }
 
-    /// Resolves `keyPath` for the factory of `replacing`, its own override: with the override
-    /// that follows it in the registries `layer`'s resolution consults (the key's, beneath
-    /// `replacing`, then its type's, in the same registry too), or else with the key's getter,
-    /// whose helpers keep their instances where the key's own resolutions do (in `layer`'s
-    /// caches in a layer). So `register(\.weather) { var w = resolve(\.weather); ...; return w }`
-    /// builds on what the key would be without it.
+    /// What `replacing` replaces, for its factory (README, "Objects", Frame), so that
+    /// `register(\.weather) { var w = resolve(\.weather); ...; return w }` builds on it.
     @inline(never)
     private static func resolveReplaced<Value>(
         _ keyPath: KeyPath<Injections, Value>, replacing: AnyOverride,
         layer: OverrideRegistry?, token: UInt64, caller: StaticString?, on thread: ThreadState,
         apply: (_ token: UInt64) -> Value
     ) -> Value {
-        // The factory builds on a value decorated as it was built: its result is not decorated
-        // again.
+        // Decorated as it was built: what the factory builds on it is not decorated again.
         thread.innermostResolution?.replacedValueResolved()
         let found = overrideRecordingDependency(
             keyPath, in: layer ?? Core.shared.overrides, after: replacing, on: thread)
@@ -289,14 +252,12 @@ extension Resolver {
         return value
     }
 
-    /// Records that `keyPath` had no override at `generation`, and, when its getter's one
-    /// helper returned the getter's own result, which entry holds it.
+    /// Records that no override applied at `generation`, and the entry that holds the value.
     @usableFromInline
     static func remember<Value>(
         _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64
     ) {
-        // A keypath with arguments is not recorded: each one made at run time is a new object,
-        // and recording it would keep it (and its arguments) alive for good.
+        // A keypath with arguments is a new object at each evaluation, which a slot would keep.
         if frame.helperEntry?.key.argument != nil { return }
         guard Core.shared.memo.remembers(keyPath) else { return }
         let learned =
@@ -305,8 +266,7 @@ extension Resolver {
         Core.shared.memo.remember(keyPath, learned, generation: generation)
     }
 
-    /// The entry that served the frame's one helper, if it holds `value`: read from there next
-    /// time. With its view, if the helper built another type (see `Entry.adoptView`).
+    /// The entry of the frame's one helper, if it holds `value`; its view if of another type.
     private static func entryRoute<Value>(of frame: Frame, holding value: Value) -> Route? {
         guard frame.helperCount == 1, let entry = frame.helperEntry,
             entry.isHolding(value), entry.adoptView(Value.self)

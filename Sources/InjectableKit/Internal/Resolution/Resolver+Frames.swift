@@ -1,32 +1,14 @@
 /// Frames: the resolutions in progress on a thread, their depth, and the cycles they would close.
 extension Resolver {
-    /// Ends a plain getter's resolution, which `resolveRarely` started with the depth count
-    /// alone: its memo record is current, no override applies, and it calls no scope helper, so
-    /// it needs no frame (up to `framelessDepth`, past which resolutions take frames again, so
-    /// that a cycle through plain getters is still caught and named).
+    /// Ends a plain getter's resolution, which counts depth and takes no frame.
     @usableFromInline
     static func exitUnframed(_ thread: ThreadState) {
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
     }
 
-    /// Pushes a frame for `keyPath` (after checking for a cycle), naming the caller's frame. The
-    /// frame names the override whose factory builds the value, if one does.
-    ///
-    /// With `replacing`, the key is resolved by the factory of its own override (the innermost
-    /// frame), for the value that override replaces (`override`: the next override beneath, or
-    /// `nil` for the key's getter): frames before the innermost run of frames that so replace
-    /// one another for `keyPath` still close a cycle if they resolve it, and the caller's frame
-    /// (the override's) is not named after the caller.
-    ///
-    /// While a frame is open, the thread's nested resolutions leave the fast path, so
-    /// that what the getter resolves is recorded (see `Frame.pending`).
-    ///
-    /// The ``AutoRegistering`` hook has run by then: the framed path runs it before it looks at
-    /// the overrides, and a route the memo knows was learned after it ran (re-arming the hook
-    /// makes every route stale).
-    ///
-    /// - Returns: The token for the `Injections` value handed to the keypath's getter.
+    /// Pushes a frame after the cycle check, and returns its getter's token. With `replacing`
+    /// (README, "Objects", Frame), the caller's frame, the override's, is not named.
     static func enter(
         _ keyPath: AnyKeyPath, of valueType: Any.Type, in layer: OverrideRegistry?,
         token: UInt64, caller: StaticString?, on thread: ThreadState, override: AnyOverride? = nil,
@@ -49,9 +31,7 @@ extension Resolver {
         return frameToken
     }
 
-    /// Pops the innermost frame, whose resolution returned `value` on the route `lookup` (`nil`:
-    /// an override's frame), for diagnostics; the outermost one takes the graph scope's
-    /// instances with it.
+    /// `lookup` is `nil` for an override's frame; the outermost takes the graph's instances.
     @discardableResult
     @inline(__always)
     static func exit<Value>(
@@ -72,8 +52,7 @@ extension Resolver {
     }
 
     private static func checkForCycle(_ keyPath: AnyKeyPath, on thread: ThreadState) {
-        // Indexed in place: a copy of the array would retain and release its buffer on every
-        // framed resolution.
+        // Indexed in place: a copy would retain and release the buffer per framed resolution.
         for index in thread.frames.indices where thread.frames[index].keyPath === keyPath {
             Failure.cycle(at: index, in: thread.frames)
         }

@@ -1,7 +1,6 @@
 /// Scope helpers: the instance a scope holds for a registration, built once.
 extension Resolver {
-    /// A scope helper: the instance `scope` holds for the registration at `site`, decorated by
-    /// `decorate` once as it is built.
+    /// The instance `scope` holds for the registration at `site`, decorated once as built.
     static func scoped<Value>(
         _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
         timeToLive: TimeToLive?, decorate: (@Sendable (inout Value) -> Void)?
@@ -15,15 +14,10 @@ extension Resolver {
         let thread = ThreadState.current
         let frame = thread.frame(for: token)
         frame?.learnName(site.function)
-        // Called with the token of a frame an override serves: that override, built where the
-        // key's helper keeps its instance (see `serve`), as its own registration.
+        // The token of a frame an override serves: the instance is that override's.
         let served = frame?.override
         let owner = thread.innermostResolution
-        /// Runs a helper's factory, counted on the owner's frame, and decorates what it built,
-        /// unless an override's factory built it on the value it replaces, decorated already
-        /// (`FrameHandle.resolvedReplacedValue`).
-        // NB: no `owner?.runHelper(make) ?? make()`: in this unspecialised code, `Value?` would
-        // look `Optional<Value>`'s metadata up.
+        // NB: no `owner?.runHelper(make) ?? make()`: `Value?` would look its metadata up here.
         func run() -> Value {
             guard let owner else {
                 var value = make()
@@ -38,11 +32,8 @@ extension Resolver {
         }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
-            // The arguments are in the keypath being resolved, if this subscript is what is
-            // being resolved: its frame's type is the helper's, or one the helper's converts to
-            // (an existential or an optional: `-> any AccountProviding { cached(Live(...)) }`).
-            // A subscript used directly (`self[account: 1]` in a registration of another type)
-            // has nothing to key by, and builds.
+            // The arguments are the resolved keypath's if its type is the helper's or one it
+            // converts to (`-> any P { cached(Live()) }`); used directly, it builds.
             guard let owner, mayHold(owner.valueType, Value.self) else {
                 var value = make()
                 decorate?(&value)
@@ -50,17 +41,14 @@ extension Resolver {
             }
             argument = owner.keyPath
         }
-        // An instance belongs to its registration: an override is one, for every key it serves;
-        // a helper outside a property's getter may be called for any number of keys, each its
-        // own registration (see `EntryKey`).
+        // An instance belongs to its registration (`Internal/README.md`, "Objects", Entry).
         let registration: EntryKey.Registration =
             if let served {
                 .override(served, argument)
             } else if let argument {
                 .argument(argument)
             } else if site.isInPropertyGetter {
-                // A property's getter is that registration, whoever reads it: an alias
-                // (`var service: any P { live }`) or an override's closure shares its instance.
+                // One registration, whoever reads it: an alias or an override's closure.
                 .site
             } else if let override = owner?.override {
                 .override(override, nil)
@@ -90,8 +78,7 @@ extension Resolver {
             } else {
                 OverrideRegistry.current.storage(for: scope)
             }
-        // NB: a slot rather than `Value?`, which in this unspecialised code would look
-        // `Optional<Value>`'s metadata up on every call.
+        // NB: a slot, not `Value?`, whose metadata would be looked up here on every call.
         let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { slot.deallocate() }
         while true {
@@ -105,14 +92,12 @@ extension Resolver {
             if let building = thread.buildStack.last {
                 Core.shared.dependencies.record(building, entry: entry)
             }
-            // Noted before the entry is read, in every frame its value may flow into: those
-            // enclosing the helper's own.
+            // Noted before the read, in the frames enclosing the helper's own.
             thread.noteEntryRead(entry, fromFrameAt: (owner?.index ?? thread.frames.count) - 1)
             let obtained = entry.obtain(
                 {
                     owner?.helperBuilds()
-                    // While it builds, nested resolutions take frames, so that they record
-                    // what this entry is built from (see `DependencyIndex`).
+                    // Nested resolutions take frames, to record what this is built from.
                     thread.buildStack.append(entry)
                     MemoTable.beginDetour()
                     defer {
@@ -123,18 +108,15 @@ extension Resolver {
                     return run()
                 },
                 keepIf: {
-                    // What the getter read before its helper may have changed since: then the
-                    // build, reusing it, cannot tell, and its instance is not kept.
+                    // What the getter read before its helper may have changed: then not kept.
                     owner?.pending?.isCurrent ?? true
                 }, on: thread, into: slot)
             if obtained { return slot.move() }
-            // The entry was retired (its scope reset) before this thread could build: its
-            // scope has, or makes, the one that replaces it.
+            // Retired before this thread could build: the scope has, or makes, its successor.
         }
     }
 
-    /// Records what a getter resolved before its helper as dependencies of `entry`, which its
-    /// helper builds.
+    /// Records what the getter resolved before its helper as `entry`'s dependencies.
     private static func recordPending(_ pending: PendingReads, as entry: Entry) {
         for key in pending.keys {
             Core.shared.dependencies.record(

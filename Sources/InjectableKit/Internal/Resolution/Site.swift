@@ -6,13 +6,9 @@
     import Musl
 #endif
 
-/// Where a scope helper was called: the identity of one registration.
-///
-/// Compares the call site's line and column and its `#fileID` and `#function` string literals:
-/// by address first (a literal is one object in its image, so that is the common case), then by
-/// contents, since a registration inlined into another image (an `@inlinable` getter in a
-/// dynamic library) has its own copies of the literals. Hashing uses the line, the column and
-/// the literals' lengths, which both copies share.
+/// Where a scope helper was called: the identity of one registration. Literals compare by
+/// address, then by contents (an `@inlinable` getter in another image has its own copies), and
+/// hash by length, which both copies share.
 struct Site: Hashable, Sendable {
     let file: StaticString
     let function: StaticString
@@ -41,21 +37,17 @@ struct Site: Hashable, Sendable {
     /// Whether the helper sits in a subscript, whose instances differ per argument value.
     var isSubscript: Bool { Self.isSubscriptName(function) }
 
-    /// Whether `function`, a `#function`, names a subscript.
     static func isSubscriptName(_ function: StaticString) -> Bool {
         guard function.hasPointerRepresentation, function.utf8CodeUnitCount >= 10 else {
             return false
         }
-        // NB: memcmp, not `elementsEqual` over a `String.UTF8View`, which costs every helper call
-        // that reaches its entry about 100 instructions.
+        // NB: memcmp: `elementsEqual` over a `String.UTF8View` cost ~100 instructions a call.
         return memcmp(function.utf8Start, subscriptPrefix.utf8Start, 10) == 0
     }
 
     private static let subscriptPrefix: StaticString = "subscript("
 
-    /// Whether the helper sits in a function without parameters (`func sharedImpl()`): like a
-    /// getter, one instance, however many keys call it (`var a: Impl { sharedImpl() }` and
-    /// `var b: Impl { sharedImpl() }` share it).
+    /// `func sharedImpl()`: like a getter, one instance, however many keys call it.
     var isInFunctionWithoutParameters: Bool {
         guard function.hasPointerRepresentation, function.utf8CodeUnitCount >= 2 else {
             return false
@@ -64,9 +56,8 @@ struct Site: Hashable, Sendable {
         return end[-2] == 0x28 && end[-1] == 0x29  // "()"
     }
 
-    /// Whether the helper sits in a property's getter (its `#function` is the property's name,
-    /// with no parameter list), which is that registration alone; in a function or a closure
-    /// of one, any number of keys may call it (an app's own `func cachedLeaf(_:)`).
+    /// A property's getter is one registration; a function (`func cachedLeaf(_:)`) may serve
+    /// any number of keys.
     var isInPropertyGetter: Bool {
         guard function.hasPointerRepresentation else { return false }
         return memchr(function.utf8Start, 0x28, function.utf8CodeUnitCount) == nil  // "("

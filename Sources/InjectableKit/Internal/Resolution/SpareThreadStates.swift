@@ -17,23 +17,20 @@ func keepUntilThreadExit(_ raw: UnsafeMutableRawPointer) {
 
 private let threadStateKey: pthread_key_t = {
     var key = pthread_key_t()
-    // The destructor's parameter is optional on Linux and not on Darwin; either converts to the
-    // optional that `releaseThreadState` takes, so one closure compiles on both.
+    // The destructor's parameter is optional on Linux only: one closure converts on both.
     let status = pthread_key_create(&key) { raw in releaseThreadState(raw) }
     precondition(status == 0, "InjectableKit: pthread_key_create failed (\(status))")
     return key
 }()
 
-/// Keeps an exiting thread's state for the next new thread (the destructor of
-/// `threadStateKey`, which the system calls only with a value that is not `nil`).
+/// `threadStateKey`'s destructor: keeps an exiting thread's state for the next new thread.
 private func releaseThreadState(_ raw: UnsafeMutableRawPointer?) {
     // A later key's destructor that resolves makes the thread a state of its own again.
     ik_thread_state_set(nil)
     if let raw { spareStates.keep(Unmanaged<ThreadState>.fromOpaque(raw).takeRetainedValue()) }
 }
 
-/// The states of exited threads, never freed: a lazy wrapper's word names its resolver by
-/// address, and a waiter may look at that state after the resolver's thread has ended.
+/// Never freed (`Internal/README.md`, "Waiting and cycles" 5).
 let spareStates = SpareThreadStates()
 
 final class SpareThreadStates: @unchecked Sendable {
@@ -42,8 +39,7 @@ final class SpareThreadStates: @unchecked Sendable {
     private var states: [ThreadState] = []
 
     func keep(_ state: ThreadState) {
-        // What the thread left, released before the state is shared (a probe's thread ends
-        // inside a getter).
+        // Released before the state is shared: a probe's thread ends inside a getter.
         state.frames = []
         state.graph = [:]
         state.depth = 0

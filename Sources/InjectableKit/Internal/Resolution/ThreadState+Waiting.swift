@@ -1,7 +1,6 @@
 import Foundation
 
-/// What a thread waits for: a build of an entry that another thread runs (in its `round`), or
-/// the first read of a lazy wrapper that another thread resolves.
+/// Another thread's build of an entry (in its `round`), or its first read of a lazy wrapper.
 enum Awaited {
     case entry(Entry, round: UInt64)
     case lazy(LazyOnce)
@@ -15,11 +14,9 @@ enum Awaited {
     }
 }
 
-/// Waiting for another thread's build, and the circle check before it (`Internal/README.md`,
-/// "Waiting and cycles").
+/// Waiting for another thread's build (`Internal/README.md`, "Waiting and cycles").
 extension ThreadState {
-    /// Sleeps until `builder` has ended the build `awaited` names, unless waiting would close
-    /// a circle of threads waiting for each other: then stops the program with the chain.
+    /// Sleeps until `builder` has ended the build, or stops on a circle of waiting threads.
     func wait(for awaited: Awaited, on builder: ThreadState) {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             precondition(builder !== self, "InjectableKit: a thread waits for its own build")
@@ -43,8 +40,7 @@ extension ThreadState {
         parking.locked(rank: .parking) { parking.broadcast() }
     }
 
-    /// The threads that wait for each other in a circle through this one, each with what it
-    /// waits for, starting with this thread waiting for `awaited`; `nil` if there is none.
+    /// The circle of waiting threads through this one, if any, each with what it waits for.
     private func waitingCircle(from awaited: Awaited) -> [(ThreadState, Awaited)]? {
         var circle = [(self, awaited)]
         var next = awaited

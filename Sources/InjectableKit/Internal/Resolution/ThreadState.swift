@@ -1,16 +1,13 @@
 import CInjectableAtomics
 import Foundation
 
-/// Per-thread resolution state: the stack of resolutions in progress, for cycle detection,
-/// diagnostics and the graph scope.
-///
-/// Factories are synchronous, so a resolution starts and ends on one thread.
+/// A thread's resolutions in progress (factories are synchronous: one starts and ends on one
+/// thread), for cycle detection, diagnostics and the graph scope.
 @usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `waitingFor`, guarded by `parking`, and
     // `frames`, which other threads read once `waitingFor` says this thread waits.
-    // NB: @exclusivity(unchecked) skips the run-time exclusivity check (a thread-local access
-    // set lookup on every access) for state that only its own thread mutates.
+    // NB: @exclusivity(unchecked): no thread-local access-set lookup per access of own state.
     @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) var graph: [EntryKey: Cell] = [:]
     /// How many resolutions are in progress on this thread, with frames or without.
@@ -21,11 +18,10 @@ final class ThreadState: @unchecked Sendable {
     let parking = NSCondition()
     /// What this thread waits for another thread to build, if anything (see `wait(for:on:)`).
     var waitingFor: Awaited?
-    /// How many changes of overrides or scope resets this thread has made, so that a build can
-    /// tell a change its own factory made (see `Entry.obtain`).
+    /// Changes and resets made here, so that a build can tell its own factory's (`obtain`).
     @exclusivity(unchecked) var changes = 0
-    /// Where code outside the getters asked for the outermost resolution running here, if it
-    /// said (a line other than 0): a mistake made inside is reported there.
+    /// Where code outside the getters asked for the outermost resolution (line 0: not said),
+    /// where a mistake made inside is reported.
     @exclusivity(unchecked) var callFile: StaticString = ""
     @exclusivity(unchecked) var callLine: UInt = 0
     /// The key check this thread runs for `Injections.verify`, if it runs one.
@@ -50,8 +46,7 @@ final class ThreadState: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// This thread's state, to borrow (`_withUnsafeGuaranteedRef`) rather than retain: the
-    /// thread's key keeps it alive.
+    /// To borrow (`_withUnsafeGuaranteedRef`), not retain: the thread's key keeps it alive.
     static var unmanagedCurrent: Unmanaged<ThreadState> {
         @inline(__always) get {
             .fromOpaque(ik_thread_state_get() ?? Unmanaged.passUnretained(makeCurrent()).toOpaque())
@@ -68,8 +63,7 @@ final class ThreadState: @unchecked Sendable {
         return state
     }
 
-    /// Whether this thread is inside a resolution's frame or a build, read without retaining
-    /// its state.
+    /// Whether this thread is inside a frame or a build, read without retaining its state.
     static var isResolvingHere: Bool {
         @inline(__always) get {
             guard let raw = ik_thread_state_get() else { return false }
@@ -79,17 +73,14 @@ final class ThreadState: @unchecked Sendable {
         }
     }
 
-    /// The address of the current thread's state, which names the thread while it runs,
-    /// without the retain and release that reading ``current`` costs.
+    /// Names the thread while it runs, without the retain and release of ``current``.
     static var currentAddress: UInt {
         if let raw = ik_thread_state_get() { return UInt(bitPattern: raw) }
         return UInt(bitPattern: Unmanaged.passUnretained(makeCurrent()).toOpaque())
     }
 
-    /// A handle for the frame about to be pushed at `index`: the `Injections` value its getter
-    /// receives carries it, and the getter's helpers find the frame by it at once. Its low 16
-    /// bits are the frame's index plus one (frames never nest past `Resolver.depthLimit`), the
-    /// rest a count that makes it unique on this thread.
+    /// For the frame about to be pushed at `index`: its low 16 bits are the index plus one
+    /// (frames nest less than `Resolver.depthLimit`), the rest a count unique on this thread.
     func makeToken(forFrameAt index: Int) -> UInt64 {
         assert(index < 0xFFFF, "frames nest less than 65,535 deep")
         nextToken &+= 1 << 16
