@@ -39,12 +39,7 @@ final class ThreadState: @unchecked Sendable {
         nextToken = index << 40
     }
 
-    static var current: ThreadState {
-        if let raw = ik_thread_state_get() {
-            return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return makeCurrent()
-    }
+    static var current: ThreadState { unmanagedCurrent.takeUnretainedValue() }
 
     /// To borrow (`_withUnsafeGuaranteedRef`), not retain: the thread's key keeps it alive.
     static var unmanagedCurrent: Unmanaged<ThreadState> {
@@ -74,10 +69,7 @@ final class ThreadState: @unchecked Sendable {
     }
 
     /// Names the thread while it runs, without the retain and release of ``current``.
-    static var currentAddress: UInt {
-        if let raw = ik_thread_state_get() { return UInt(bitPattern: raw) }
-        return UInt(bitPattern: Unmanaged.passUnretained(makeCurrent()).toOpaque())
-    }
+    static var currentAddress: UInt { UInt(bitPattern: unmanagedCurrent.toOpaque()) }
 
     /// For the frame about to be pushed at `index`: its low 16 bits are the index plus one
     /// (frames nest less than `Resolver.depthLimit`), the rest a count unique on this thread.
