@@ -12,7 +12,7 @@
 /// by address first (a literal is one object in its image, so that is the common case), then by
 /// contents, since a registration inlined into another image (an `@inlinable` getter in a
 /// dynamic library) has its own copies of the literals. Hashing uses the line, the column and
-/// the literals' lengths, which both copies share.
+/// a digest of each literal's contents, which both copies share.
 struct Site: Hashable, Sendable {
     let file: StaticString
     let function: StaticString
@@ -32,10 +32,37 @@ struct Site: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(line)
-        hasher.combine(column)
-        hasher.combine(function.utf8CodeUnitCount)
-        hasher.combine(file.utf8CodeUnitCount)
+        hasher.combine(folded)
+    }
+
+    /// The line, the column and the literals' digests in one word, computed without a hasher.
+    var folded: UInt {
+        Self.fold(
+            Self.fold(Self.fold(line, column), Self.digest(of: function)), Self.digest(of: file))
+    }
+
+    /// Two parts of a hash in one word. (Wrapping: the same on 32-bit `UInt`.)
+    static func fold(_ folded: UInt, _ part: UInt) -> UInt { (folded &* 31) ^ part }
+
+    /// A word of a literal's contents: its length and its first and last eight bytes, which
+    /// tell apart the names of registrations at one line and column of other files (their
+    /// lengths alone often do not: `Feature12.swift`, `Feature13.swift`).
+    private static func digest(of text: StaticString) -> UInt {
+        guard text.hasPointerRepresentation else { return UInt(text.unicodeScalar.value) }
+        let count = text.utf8CodeUnitCount
+        let start = UnsafeRawPointer(text.utf8Start)
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        if count >= 8 {
+            first = start.loadUnaligned(as: UInt64.self)
+            last = (start + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for offset in 0..<count {
+                first = first << 8 | UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
+            }
+        }
+        let word = (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(count)
+        return UInt(truncatingIfNeeded: word ^ (word >> 32))
     }
 
     /// Whether the helper sits in a subscript, whose instances differ per argument value.
