@@ -10,12 +10,15 @@
 # resolution in the process, and the same graph wired by hand (each node made once, kept in a
 # dictionary). The process's start-up is measured alone and taken off. Each graph's count is
 # also given per key and per edge (the whole count divided by either, not a split of it: a
-# deeper graph costs more per edge, as every open resolution's records grow).
+# deeper graph costs more per edge, as every open resolution's records grow). The random graph
+# is generated twice more with each key's getter in a file of its own: with `resolve(\.key)`
+# literals, and with each key's keypath written once as a constant that the getters resolve.
 #
-# A third module of 191 keys with no dependencies gives one key's first resolution alone, after
-# first resolutions of eight other keys (so that what a process does once is not counted), split
+# A further module of 191 keys with no dependencies gives one key's first resolution alone, split
 # into the Swift runtime's making of the call site's keypath object, the instance, and the
-# library's own share.
+# library's own share: the difference between resolving all of its keys and the first half of
+# them, divided by the other half, so that what a process does once (its first thread state,
+# each table's first growth, which looks its key type's Hashable conformance up) is not counted.
 #
 # Usage: Benchmarks/Scripts/launch.sh   (needs valgrind)
 set -euo pipefail
@@ -23,6 +26,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 nodes=191
+half_nodes=95
 
 # The dependencies of node $1 in graph $2 (dense, sparse or random), as node numbers.
 dependencies() {
@@ -84,6 +88,49 @@ generate dense Dense
 generate sparse Sparse
 generate random Random
 
+# The random graph again, each key's getter in a file of its own, as an app spreads its keys
+# over its features' files: an optimised build makes a keypath literal's object once per file
+# (its LLVM module), so each `resolve(\.key)` in another file is another object for the
+# runtime to make. Once with those literals, once with each key's keypath written once, as a
+# constant that every getter resolves (see Performance.md).
+generate_files() {
+    local name=$1 constants=$2
+    mkdir -p "$work/Sources/$name"
+    {
+        echo "import InjectableKit"
+        echo "public final class Node: @unchecked Sendable {"
+        echo "    let dependencies: [Node]"
+        echo "    init(_ dependencies: Node...) { self.dependencies = dependencies }"
+        echo "}"
+        if [ "$constants" = constants ]; then
+            echo "extension Injections {"
+            for ((i = 0; i < nodes; i++)); do
+                echo "    static let key$i = \\Injections.node$i"
+            done
+            echo "}"
+        fi
+        echo "public func resolveRoot() -> AnyObject { Injections.container.resolve(\\.node$((nodes - 1))) }"
+    } >"$work/Sources/$name/$name.swift"
+    for ((i = 0; i < nodes; i++)); do
+        local arguments=""
+        for d in $(dependencies $i random); do
+            if [ "$constants" = constants ]; then
+                arguments="$arguments${arguments:+, }resolve(Self.key$d)"
+            else
+                arguments="$arguments${arguments:+, }resolve(\\.node$d)"
+            fi
+        done
+        {
+            echo "import InjectableKit"
+            echo "extension Injections {"
+            echo "    var node$i: Node { cached(Node($arguments)) }"
+            echo "}"
+        } >"$work/Sources/$name/Node$i.swift"
+    done
+}
+generate_files Files literals
+generate_files Constants constants
+
 # 191 keys with no dependencies, each resolved once from a call site of its own: one key's
 # first resolution, with no edge. The same keypath literals made and dropped without resolving
 # them give what the Swift runtime charges for making each call site's keypath object, which
@@ -93,35 +140,31 @@ mkdir -p "$work/Sources/Flat"
     echo "import InjectableKit"
     echo "public final class Node: Sendable { public init() {} }"
     echo "extension Injections {"
-    for ((i = 0; i < 8; i++)); do echo "    public var flatWarm$i: Node { cached(Node()) }"; done
     for ((i = 0; i < nodes; i++)); do echo "    public var flat$i: Node { cached(Node()) }"; done
     echo "}"
     echo "@inline(never) @_optimize(none) func keep(_ keyPath: AnyKeyPath) {}"
     echo "@inline(never) @_optimize(none) func keep(_ node: Node) {}"
-    echo "/// The process's first resolutions and keypaths, whose one-time work is not a key's: its"
-    echo "/// first thread state, and each table's first growth, which looks its key type's Hashable"
-    echo "/// conformance up."
-    echo "public func warmUp() {"
-    for ((i = 0; i < 8; i++)); do
-        echo "    keep(Injections.container.resolve(\\.flatWarm$i))"
-        echo "    keep(\\Injections.flatWarm$i)"
-    done
-    echo "}"
-    echo "public func resolveAll() {"
-    for ((i = 0; i < nodes; i++)); do echo "    keep(Injections.container.resolve(\\.flat$i))"; done
-    echo "}"
-    echo "public func keyPathsOnly() {"
-    for ((i = 0; i < nodes; i++)); do echo "    keep(\\Injections.flat$i)"; done
-    echo "}"
     echo "nonisolated(unsafe) var made: [Node] = []"
-    echo "public func byHand() {"
-    echo "    made.reserveCapacity($nodes)"
-    for ((i = 0; i < nodes; i++)); do echo "    made.append(Node())"; done
-    echo "}"
+    # Each of the three in two halves: the first, and the second after it.
+    for half in 1 2; do
+        if [ $half = 1 ]; then from=0 to=$half_nodes; else from=$half_nodes to=$nodes; fi
+        echo "public func resolve$half() {"
+        for ((i = from; i < to; i++)); do echo "    keep(Injections.container.resolve(\\.flat$i))"; done
+        echo "}"
+        echo "public func keyPaths$half() {"
+        for ((i = from; i < to; i++)); do echo "    keep(\\Injections.flat$i)"; done
+        echo "}"
+        echo "public func byHand$half() {"
+        echo "    made.reserveCapacity($nodes)"
+        for ((i = from; i < to; i++)); do echo "    made.append(Node())"; done
+        echo "}"
+    done
 } >"$work/Sources/Flat/Flat.swift"
 
 mkdir -p "$work/Sources/Launch"
 cat >"$work/Sources/Launch/main.swift" <<'EOF'
+import Constants
+import Files
 import Random
 import Dense
 import Flat
@@ -135,10 +178,14 @@ case "sparse": withExtendedLifetime(Sparse.resolveRoot()) {}
 case "sparse-wired": withExtendedLifetime(Sparse.Wired.root()) {}
 case "random": withExtendedLifetime(Random.resolveRoot()) {}
 case "random-wired": withExtendedLifetime(Random.Wired.root()) {}
-case "flat-warm": warmUp()
-case "flat": warmUp(); resolveAll()
-case "flat-keypaths": warmUp(); keyPathsOnly()
-case "flat-wired": warmUp(); byHand()
+case "files": withExtendedLifetime(Files.resolveRoot()) {}
+case "constants": withExtendedLifetime(Constants.resolveRoot()) {}
+case "flat-half": resolve1()
+case "flat": resolve1(); resolve2()
+case "flat-keypaths-half": keyPaths1()
+case "flat-keypaths": keyPaths1(); keyPaths2()
+case "flat-wired-half": byHand1()
+case "flat-wired": byHand1(); byHand2()
 case "edges": print(Dense.edges, Sparse.edges, Random.edges)
 default: break
 }
@@ -154,7 +201,10 @@ let package = Package(
         .target(name: "Sparse", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
         .target(name: "Flat", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
         .target(name: "Random", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
-        .executableTarget(name: "Launch", dependencies: ["Dense", "Sparse", "Random", "Flat"]),
+        .target(name: "Files", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .target(name: "Constants", dependencies: [.product(name: "InjectableKit", package: "InjectableKit")]),
+        .executableTarget(
+            name: "Launch", dependencies: ["Dense", "Sparse", "Random", "Flat", "Files", "Constants"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -182,19 +232,24 @@ random_wired=$(($(collected random-wired) - start))
 echo "| first resolution (instructions) | InjectableKit | by hand | per key | per edge |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 row() {
-    echo "| $1 graph ($nodes keys, $2 edges) | $3 | $4 | $(($3 / nodes)) | $(($3 / $2)) |"
+    echo "| $1 ($nodes keys, $2 edges) | $3 | $4 | $(($3 / nodes)) | $(($3 / $2)) |"
 }
-row dense "$dense_edges" "$dense" "$dense_wired"
-row sparse "$sparse_edges" "$sparse" "$sparse_wired"
-row random "$random_edges" "$random" "$random_wired"
-flat_warm=$(collected flat-warm)
-flat=$(($(collected flat) - flat_warm))
-flat_keypaths=$(($(collected flat-keypaths) - flat_warm))
-flat_wired=$(($(collected flat-wired) - flat_warm))
+row "dense graph" "$dense_edges" "$dense" "$dense_wired"
+row "sparse graph" "$sparse_edges" "$sparse" "$sparse_wired"
+row "random graph" "$random_edges" "$random" "$random_wired"
+files=$(($(collected files) - start))
+constants=$(($(collected constants) - start))
+row "random graph, a file per key" "$random_edges" "$files" "$random_wired"
+row "the same, keypath constants" "$random_edges" "$constants" "$random_wired"
+# The second half's keys alone.
+second=$((nodes - half_nodes))
+flat=$(($(collected flat) - $(collected flat-half)))
+flat_keypaths=$(($(collected flat-keypaths) - $(collected flat-keypaths-half)))
+flat_wired=$(($(collected flat-wired) - $(collected flat-wired-half)))
 echo
-echo "| one key's first resolution, no edges ($nodes keys, instructions per key) | |"
+echo "| one key's first resolution, no edges ($second keys after $half_nodes, instructions per key) | |"
 echo "| --- | ---: |"
-echo "| InjectableKit, all of it | $((flat / nodes)) |"
-echo "| the runtime making the call site's keypath object | $((flat_keypaths / nodes)) |"
-echo "| the instance (by hand) | $((flat_wired / nodes)) |"
-echo "| the library's own share | $(((flat - flat_keypaths - flat_wired) / nodes)) |"
+echo "| InjectableKit, all of it | $((flat / second)) |"
+echo "| the runtime making the call site's keypath object | $((flat_keypaths / second)) |"
+echo "| the instance (by hand) | $((flat_wired / second)) |"
+echo "| the library's own share | $(((flat - flat_keypaths - flat_wired) / second)) |"

@@ -5,7 +5,7 @@ struct EntryKey: Hashable, @unchecked Sendable {
     let type: ObjectIdentifier
     let registration: Registration
     /// What `Site` hashes and the type, folded once: a dictionary rehashes its keys as it grows,
-    /// and the hasher then takes one word, not six. (Wrapping: the same on 32-bit `UInt`.)
+    /// and the hasher then takes one word.
     private let folded: UInt
 
     /// What tells apart registrations that share a helper's call site.
@@ -24,12 +24,7 @@ struct EntryKey: Hashable, @unchecked Sendable {
         self.site = site
         self.type = type
         self.registration = registration
-        func fold(_ folded: UInt, _ part: UInt) -> UInt { (folded &* 31) ^ part }
-        self.folded = fold(
-            fold(
-                fold(fold(UInt(bitPattern: type), site.line), site.column),
-                UInt(site.function.utf8CodeUnitCount)),
-            UInt(site.file.utf8CodeUnitCount))
+        self.folded = Site.fold(UInt(bitPattern: type), site.folded)
     }
 
     var argument: AnyKeyPath? {

@@ -8,7 +8,7 @@
 
 /// Where a scope helper was called: the identity of one registration. Literals compare by
 /// address, then by contents (an `@inlinable` getter in another image has its own copies), and
-/// hash by length, which both copies share.
+/// hash by a digest of their contents, which both copies share.
 struct Site: Hashable, Sendable {
     let file: StaticString
     let function: StaticString
@@ -28,10 +28,37 @@ struct Site: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(line)
-        hasher.combine(column)
-        hasher.combine(function.utf8CodeUnitCount)
-        hasher.combine(file.utf8CodeUnitCount)
+        hasher.combine(folded)
+    }
+
+    /// The line, the column and the literals' digests in one word, computed without a hasher.
+    var folded: UInt {
+        Self.fold(
+            Self.fold(Self.fold(line, column), Self.digest(of: function)), Self.digest(of: file))
+    }
+
+    /// Two parts of a hash in one word. (Wrapping: the same on 32-bit `UInt`.)
+    static func fold(_ folded: UInt, _ part: UInt) -> UInt { (folded &* 31) ^ part }
+
+    /// A word of a literal's contents: its length and its first and last eight bytes, which
+    /// tell apart the names of registrations at one line and column of other files (their
+    /// lengths alone often do not: `Feature12.swift`, `Feature13.swift`).
+    private static func digest(of text: StaticString) -> UInt {
+        guard text.hasPointerRepresentation else { return UInt(text.unicodeScalar.value) }
+        let count = text.utf8CodeUnitCount
+        let start = UnsafeRawPointer(text.utf8Start)
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        if count >= 8 {
+            first = start.loadUnaligned(as: UInt64.self)
+            last = (start + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for offset in 0..<count {
+                first = first << 8 | UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
+            }
+        }
+        let word = (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(count)
+        return UInt(truncatingIfNeeded: word ^ (word >> 32))
     }
 
     /// Whether the helper sits in a subscript, whose instances differ per argument value.
