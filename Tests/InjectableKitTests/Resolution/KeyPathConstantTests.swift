@@ -24,7 +24,8 @@ extension Injections {
 /// runs in a layer of its own.
 struct KeyPathConstantTests {
     @Test func aKeypathConstantResolvesTheKeysOwnInstance() {
-        Injections.withOverrides({ _ in }) {
+        Injections.withOverrides { _ in
+        } operation: {
             let container = Injections.container
             #expect(container.resolve(\.constantFeed).api === container.resolve(\.constantAPI))
             #expect(
@@ -33,7 +34,8 @@ struct KeyPathConstantTests {
     }
 
     @Test func overridingTheKeyRebuildsWhatWasBuiltThroughItsConstant() {
-        Injections.withOverrides({ _ in }) {
+        Injections.withOverrides { _ in
+        } operation: {
             let container = Injections.container
             #expect(container.resolve(\.constantFeed).api.tag == "live")
             container.register(\.constantAPI) { ConstantAPI("mock") }
