@@ -46,16 +46,21 @@ dependencies() {
     done
 }
 
+# A graph's node: a class built from its dependencies.
+node_class() {
+    echo "import InjectableKit"
+    echo "public final class Node: @unchecked Sendable {"
+    echo "    let dependencies: [Node]"
+    echo "    init(_ dependencies: Node...) { self.dependencies = dependencies }"
+    echo "}"
+}
+
 # A module of its own for each graph: its node classes, its keys, and its hand wiring.
 generate() {
     local graph=$1 name=$2 edges=0
     mkdir -p "$work/Sources/$name"
     {
-        echo "import InjectableKit"
-        echo "public final class Node: @unchecked Sendable {"
-        echo "    let dependencies: [Node]"
-        echo "    init(_ dependencies: Node...) { self.dependencies = dependencies }"
-        echo "}"
+        node_class
         echo "extension Injections {"
         for ((i = 0; i < nodes; i++)); do
             local arguments=""
@@ -97,11 +102,7 @@ generate_files() {
     local name=$1 constants=$2
     mkdir -p "$work/Sources/$name"
     {
-        echo "import InjectableKit"
-        echo "public final class Node: @unchecked Sendable {"
-        echo "    let dependencies: [Node]"
-        echo "    init(_ dependencies: Node...) { self.dependencies = dependencies }"
-        echo "}"
+        node_class
         if [ "$constants" = constants ]; then
             echo "extension Injections {"
             for ((i = 0; i < nodes; i++)); do

@@ -1,21 +1,12 @@
 import InjectableKit
 import Testing
 
-final class ConstantAPI: Sendable {
-    let tag: String
-    init(_ tag: String) { self.tag = tag }
-}
-
-final class ConstantFeed: Sendable {
-    let api: ConstantAPI
-    init(_ api: ConstantAPI) { self.api = api }
-}
-
+// `LevelLeaf` and `LevelParent` are ChangePropagationTests'.
 extension Injections {
-    fileprivate var constantAPI: ConstantAPI { cached(ConstantAPI("live")) }
+    fileprivate var constantAPI: LevelLeaf { cached(LevelLeaf("live")) }
     fileprivate static let constantAPIKey = \Injections.constantAPI
-    fileprivate var constantFeed: ConstantFeed {
-        cached(ConstantFeed(resolve(Self.constantAPIKey)))
+    fileprivate var constantFeed: LevelParent {
+        cached(LevelParent(resolve(Self.constantAPIKey)))
     }
 }
 
@@ -27,7 +18,7 @@ struct KeyPathConstantTests {
         Injections.withOverrides { _ in
         } operation: {
             let container = Injections.container
-            #expect(container.resolve(\.constantFeed).api === container.resolve(\.constantAPI))
+            #expect(container.resolve(\.constantFeed).leaf === container.resolve(\.constantAPI))
             #expect(
                 container.resolve(Injections.constantAPIKey) === container.resolve(\.constantAPI))
         }
@@ -37,11 +28,11 @@ struct KeyPathConstantTests {
         Injections.withOverrides { _ in
         } operation: {
             let container = Injections.container
-            #expect(container.resolve(\.constantFeed).api.tag == "live")
-            container.register(\.constantAPI) { ConstantAPI("mock") }
-            #expect(container.resolve(\.constantFeed).api.tag == "mock")
+            #expect(container.resolve(\.constantFeed).leaf.tag == "live")
+            container.register(\.constantAPI) { LevelLeaf("mock") }
+            #expect(container.resolve(\.constantFeed).leaf.tag == "mock")
             container.reset(\.constantAPI)
-            #expect(container.resolve(\.constantFeed).api.tag == "live")
+            #expect(container.resolve(\.constantFeed).leaf.tag == "live")
         }
     }
 }
