@@ -16,7 +16,8 @@ trap 'rm -rf "$work"' EXIT
 iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
-    scenarios=(direct keypath-only cached application shared direct-new unique second-module
+    scenarios=(direct keypath-only cached application shared direct-new unique direct-chain chain
+        second-module
         override-same first-after-reset injectable-wrapper lazy-wrapper injectable-owner lazy-owner
         cached-collection cached-layer-kept cached-layer-in-effect)
 fi
@@ -52,6 +53,20 @@ extension Injections {
 }
 
 @inline(never) @_optimize(none) public func sink(_ thing: Thing) {}
+
+/// A chain of three keys built anew at each resolution, each getter resolving the next (`chain`).
+public final class Link: Sendable {
+    let next: Link?
+    public init(_ next: Link?) { self.next = next }
+}
+
+extension Injections {
+    public var countChainA: Link { Link(resolve(\.countChainB)) }
+    public var countChainB: Link { Link(resolve(\.countChainC)) }
+    public var countChainC: Link { Link(nil) }
+}
+
+@inline(never) @_optimize(none) public func sink(_ link: Link) {}
 @inline(never) @_optimize(none) public func sink(_ things: Contributions<Thing>) {}
 
 // A collection key with two elements, contributed by the hook (`cached-collection`); the
@@ -101,6 +116,9 @@ let loops: [String: (Int) -> Void] = [
     // Direct code making a new instance each time: what `unique` is compared with.
     "direct-new": { n in for _ in 0..<n { sink(Thing()) } },
     "unique": { n in for _ in 0..<n { sink(container.resolve(\.countUnique)) } },
+    // Three instances, each made with the next: what `chain` is compared with.
+    "direct-chain": { n in for _ in 0..<n { sink(Link(Link(Link(nil)))) } },
+    "chain": { n in for _ in 0..<n { sink(container.resolve(\.countChainA)) } },
     "second-module": resolveInKeysModule,
     "override-same": { n in for _ in 0..<n { sink(container.resolve(\.countOverridden)) } },
     "first-after-reset": { n in

@@ -25,13 +25,21 @@ final class MemoTable: @unchecked Sendable {
     static var hasDetoursBesideLayers: Bool { detours.loadRelaxed() & (layerDetour - 1) != 0 }
 
     static func beginDetour(_ reason: UInt = 1) {
-        detours.wrappingAddRelaxed(reason)
+        let before = detours.wrappingAddRelaxed(reason)
+        // A half that overflowed would carry into the other: only a 32-bit word's halves can.
+        precondition(
+            UInt.bitWidth == 64 || count(of: reason, in: before) < layerDetour - 1,
+            "InjectableKit: more than \(layerDetour - 1) reasons to leave the fast path at once")
     }
 
     static func endDetour(_ reason: UInt = 1) {
         let before = detours.wrappingSubtractRelaxed(reason)
-        let counted = reason == layerDetour ? before / layerDetour : before % layerDetour
-        assert(counted > 0, "InjectableKit: more detours ended than began")
+        assert(count(of: reason, in: before) > 0, "InjectableKit: more detours ended than began")
+    }
+
+    /// How many detours of `reason`'s kind `word` counts: layers, or everything else.
+    private static func count(of reason: UInt, in word: UInt) -> UInt {
+        reason == layerDetour ? word / layerDetour : word % layerDetour
     }
 
     /// `keyPath`'s slot's word if recorded at `generation`, else ``noSlot``: read from the

@@ -44,18 +44,23 @@ struct Site: Hashable, Sendable {
     /// tell apart the names of registrations at one line and column of other files (their
     /// lengths alone often do not: `Feature12.swift`, `Feature13.swift`).
     private static func digest(of text: StaticString) -> UInt {
-        guard text.hasPointerRepresentation else { return UInt(text.unicodeScalar.value) }
-        let count = text.utf8CodeUnitCount
-        let start = UnsafeRawPointer(text.utf8Start)
+        // A one-scalar literal's bytes too, as `==` compares them.
+        guard text.hasPointerRepresentation else {
+            return text.withUTF8Buffer { digest(of: UnsafeRawBufferPointer($0)) }
+        }
+        return digest(
+            of: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private static func digest(of bytes: UnsafeRawBufferPointer) -> UInt {
+        let count = bytes.count
         var first: UInt64 = 0
         var last: UInt64 = 0
-        if count >= 8 {
+        if count >= 8, let start = bytes.baseAddress {
             first = start.loadUnaligned(as: UInt64.self)
             last = (start + count - 8).loadUnaligned(as: UInt64.self)
         } else {
-            for offset in 0..<count {
-                first = first << 8 | UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
-            }
+            for byte in bytes { first = first << 8 | UInt64(byte) }
         }
         let word = (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(count)
         return UInt(truncatingIfNeeded: word ^ (word >> 32))
