@@ -17,7 +17,7 @@ iterations=20000
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(direct keypath-only cached application shared direct-new unique direct-chain chain
-        second-module
+        direct-deep-chain deep-chain second-module
         override-same first-after-reset injectable-wrapper lazy-wrapper injectable-owner lazy-owner
         cached-collection cached-layer-kept cached-layer-in-effect)
 fi
@@ -89,6 +89,15 @@ extension Injections: @retroactive AutoRegistering {
     for _ in 0..<n { sink(Injections.container.resolve(\.countCached)) }
 }
 EOF
+# A chain of 100 keys built anew at each resolution, each getter resolving the next
+# (`deep-chain`): deeper than resolutions go without frames.
+{
+    echo "extension Injections {"
+    for ((i = 0; i < 99; i++)); do echo "    public var deep$i: Link { Link(resolve(\\.deep$((i + 1)))) }"; done
+    echo "    public var deep99: Link { Link(nil) }"
+    echo "}"
+    echo "@inline(never) public func directDeepChain(_ n: Int) -> Link { n == 0 ? Link(nil) : Link(directDeepChain(n - 1)) }"
+} >>"$work/Sources/Keys/Keys.swift"
 cat >"$work/Sources/Counts/main.swift" <<'EOF'
 import Foundation
 import InjectableKit
@@ -119,6 +128,9 @@ let loops: [String: (Int) -> Void] = [
     // Three instances, each made with the next: what `chain` is compared with.
     "direct-chain": { n in for _ in 0..<n { sink(Link(Link(Link(nil)))) } },
     "chain": { n in for _ in 0..<n { sink(container.resolve(\.countChainA)) } },
+    // 100 levels per resolution, counted per level (two resolutions for the warm-up's 2).
+    "direct-deep-chain": { n in for _ in 0..<max(n / 100, min(n, 2)) { sink(directDeepChain(99)) } },
+    "deep-chain": { n in for _ in 0..<max(n / 100, min(n, 2)) { sink(container.resolve(\.deep0)) } },
     "second-module": resolveInKeysModule,
     "override-same": { n in for _ in 0..<n { sink(container.resolve(\.countOverridden)) } },
     "first-after-reset": { n in

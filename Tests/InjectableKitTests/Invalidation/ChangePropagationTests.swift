@@ -38,6 +38,13 @@ extension Injections {
         return scoped(.onceScope, LevelParent(config))
     }
     fileprivate var earlyApi: LevelLeaf { cached(LevelLeaf("live")) }
+    /// Passes the dependency on through getters without helpers, before the helper runs.
+    fileprivate var earlyForwarder: LevelLeaf { resolve(\.earlyForwarded) }
+    fileprivate var earlyForwarded: LevelLeaf { resolve(\.earlyApi) }
+    fileprivate var earlyForwardedService: LevelParent {
+        let api = resolve(\.earlyForwarder)
+        return cached(LevelParent(api))
+    }
     /// Resolves its dependency in the getter, before its scope helper runs.
     fileprivate var earlyService: LevelParent {
         let api = resolve(\.earlyApi)
@@ -143,6 +150,20 @@ extension GlobalContainerTests {
             #expect(container.resolve(\.earlyService).leaf.tag == "mock")
             container.reset(\.earlyApi)
             #expect(container.resolve(\.earlyService).leaf.tag == "live")
+        }
+
+        @Test func aDependencyReadThroughGettersWithoutHelpersBeforeTheHelperIsTracked() {
+            // The forwarders' frames and the service's share what they read: the service's
+            // part must hold the read its innermost forwarder made.
+            let container = Injections.container
+            defer { container.reset(\.earlyApi) }
+            for _ in 0..<2 {
+                #expect(container.resolve(\.earlyForwardedService).leaf.tag == "live")
+            }
+            container.register(\.earlyApi) { LevelLeaf("mock") }
+            #expect(container.resolve(\.earlyForwardedService).leaf.tag == "mock")
+            container.reset(\.earlyApi)
+            #expect(container.resolve(\.earlyForwardedService).leaf.tag == "live")
         }
 
         @Test func resetsOfAnotherScopeNeverMakeAScopedInstanceTwice() {

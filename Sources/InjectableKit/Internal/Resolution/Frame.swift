@@ -28,9 +28,10 @@ struct Frame {
     fileprivate(set) var built = false
     /// Whether the override resolved its own key: that value was decorated as it was built.
     fileprivate(set) var resolvedReplacedValue = false
-    /// What the getter resolved outside its helper (README, "Dependency edges" 4). Made on
-    /// first use: most getters resolve nothing there.
-    fileprivate(set) var pending: PendingReads?
+    /// What the getter resolved outside its helper (README, "Dependency edges" 4): its part of
+    /// the record its run of frames outside helpers shares. Joined at the first read: most
+    /// getters resolve nothing there. (A reference: a frame is copied as it ends.)
+    fileprivate(set) var pending: PendingReads.View?
 
     init(
         keyPath: AnyKeyPath, token: UInt64, valueType: Any.Type, depth: Int,
@@ -42,16 +43,6 @@ struct Frame {
         self.depth = depth
         self.layer = layer
         self.override = override
-    }
-
-    /// ``pending``, made if there is none: call before the read it is to record.
-    fileprivate var pendingReads: PendingReads {
-        mutating get {
-            if let pending { return pending }
-            let made = PendingReads()
-            pending = made
-            return made
-        }
     }
 
     var servedByOverride: Bool { override != nil }
@@ -82,7 +73,7 @@ struct FrameHandle {
     var valueType: Any.Type { withFrame { $0.valueType } }
     var layer: OverrideRegistry? { withFrame { $0.layer } }
     var override: AnyOverride? { withFrame { $0.override } }
-    var pending: PendingReads? { withFrame { $0.pending } }
+    var pending: PendingReads.View? { withFrame { $0.pending } }
     var resolvedReplacedValue: Bool { withFrame { $0.resolvedReplacedValue } }
 
     /// Unless named first: by its first helper, or the caller of a resolution in its getter.
@@ -131,21 +122,39 @@ extension ThreadState {
         return FrameHandle(thread: self, index: index)
     }
 
-    /// Notes `entry`'s epoch, before it is read, where ``forEachPendingReads`` reaches.
+    /// Notes `entry`'s epoch, before it is read, where ``withPendingReads`` reaches.
     func noteEntryRead(_ entry: Entry, fromFrameAt index: Int) {
         guard index >= 0, frames[index].isOutsideHelpers else { return }
         let epoch = entry.currentEpoch
-        forEachPendingReads(fromFrameAt: index) { $0.entries.append((entry, epoch)) }
+        withPendingReads(fromFrameAt: index) { reads, _ in reads.entries.append((entry, epoch)) }
     }
 
-    /// The frames a read from `index` flows into: outwards, up to one whose helper builds (its
-    /// build records the read). Call before the read.
-    func forEachPendingReads(fromFrameAt index: Int, _ body: (PendingReads) -> Void) {
-        var index = index
-        while index >= 0, frames[index].isOutsideHelpers {
-            body(frames[index].pendingReads)
-            index -= 1
+    /// Calls `body` with the record of the frames a read from `index` flows into: outwards, up
+    /// to one whose helper builds (its build records the read); and with where that frame's
+    /// reads begin. Call before the read.
+    ///
+    /// Those frames, a run outside their helpers, share one record, each from where it joined
+    /// (what each would have noted alone), so that a read is noted once, not once per frame:
+    /// a run of getters without helpers nests as deep as a graph built anew.
+    func withPendingReads(fromFrameAt index: Int, _ body: (PendingReads, PendingReads.Mark) -> Void)
+    {
+        guard index >= 0, frames[index].isOutsideHelpers else { return }
+        if frames[index].pending == nil {
+            // The run's frames that have not joined yet are the innermost ones.
+            var first = index
+            while first > 0, frames[first - 1].isOutsideHelpers, frames[first - 1].pending == nil {
+                first -= 1
+            }
+            let outer =
+                first > 0 && frames[first - 1].isOutsideHelpers ? frames[first - 1].pending : nil
+            let reads = outer?.reads ?? PendingReads()
+            let mark = reads.mark
+            for joining in first...index {
+                frames[joining].pending = PendingReads.View(reads: reads, from: mark)
+            }
         }
+        let view = frames[index].pending.unsafelyUnwrapped
+        body(view.reads, view.from)
     }
 }
 
@@ -160,20 +169,49 @@ struct PendingKey {
 /// What a getter resolved outside its helper (`Internal/README.md`, "Dependency edges" 4).
 /// Only its frame's thread touches it.
 final class PendingReads {
-    var keys: [PendingKey] = []
-    var entries: [(entry: Entry, epoch: UInt64)] = []
+    // NB: @exclusivity(unchecked): only its frames' thread touches it, and the run-time check
+    // costs a thread-local look-up at each read noted.
+    @exclusivity(unchecked) var keys: [PendingKey] = []
+    @exclusivity(unchecked) var entries: [(entry: Entry, epoch: UInt64)] = []
     /// Each registry consulted, with its change count before the first lookup in it.
-    var registries: [(registry: OverrideRegistry, changes: UInt64)] = []
+    @exclusivity(unchecked) var registries: [(registry: OverrideRegistry, changes: UInt64)] = []
 
-    func note(_ registry: OverrideRegistry) {
-        guard !registries.contains(where: { $0.registry === registry }) else { return }
+    /// Where a frame's reads begin.
+    struct Mark {
+        var keys = 0
+        var entries = 0
+        var registries = 0
+    }
+
+    var mark: Mark { Mark(keys: keys.count, entries: entries.count, registries: registries.count) }
+
+    /// Notes `registry`'s change count, unless noted since `mark`.
+    func note(_ registry: OverrideRegistry, since mark: Mark) {
+        guard !registries[mark.registries...].contains(where: { $0.registry === registry }) else {
+            return
+        }
         registries.append((registry, registry.changeCount))
     }
 
-    /// Call after the reads' edges are recorded.
-    var isCurrent: Bool {
-        registries.allSatisfy { $0.registry.changeCount == $0.changes }
-            && entries.allSatisfy { $0.entry.currentEpoch == $0.epoch }
-    }
+    /// One frame's reads: those since its mark.
+    final class View {
+        let reads: PendingReads
+        let from: Mark
 
+        init(reads: PendingReads, from: Mark) {
+            self.reads = reads
+            self.from = from
+        }
+
+        var keys: ArraySlice<PendingKey> { reads.keys[from.keys...] }
+        var entries: ArraySlice<(entry: Entry, epoch: UInt64)> { reads.entries[from.entries...] }
+
+        /// Call after the reads' edges are recorded.
+        var isCurrent: Bool {
+            reads.registries[from.registries...].allSatisfy {
+                $0.registry.changeCount == $0.changes
+            }
+                && entries.allSatisfy { $0.entry.currentEpoch == $0.epoch }
+        }
+    }
 }

@@ -120,10 +120,10 @@ extension Resolver {
         // NB: no `Value?`: its metadata would be made here at each type's first resolution.
         // Noted before the lookup, so that the counts precede everything read.
         if let thread, let reading {
-            thread.forEachPendingReads(fromFrameAt: reading) { reads in
+            thread.withPendingReads(fromFrameAt: reading) { reads, mark in
                 var consulted: OverrideRegistry? = registry
                 while let here = consulted {
-                    reads.note(here)
+                    reads.note(here, since: mark)
                     consulted = here.beneath
                 }
             }
@@ -149,7 +149,7 @@ extension Resolver {
             let read = PendingKey(
                 key: keyPath, type: type, keyRegistries: keyRegistries,
                 typeRegistries: typeRegistries)
-            thread.forEachPendingReads(fromFrameAt: reading) { $0.keys.append(read) }
+            thread.withPendingReads(fromFrameAt: reading) { reads, _ in reads.keys.append(read) }
         }
         guard let found, let servedBy else { return nil }
         return (found, servedBy)

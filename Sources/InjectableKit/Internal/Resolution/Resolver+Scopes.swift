@@ -117,7 +117,7 @@ extension Resolver {
     }
 
     /// Records what the getter resolved before its helper as `entry`'s dependencies.
-    private static func recordPending(_ pending: PendingReads, as entry: Entry) {
+    private static func recordPending(_ pending: PendingReads.View, as entry: Entry) {
         for key in pending.keys {
             Core.shared.dependencies.record(
                 entry, key: key.key, type: key.type, keyRegistries: key.keyRegistries,
