@@ -87,6 +87,7 @@ struct FrameHandle {
             if $0.helperCount > 0, $0.helpersRunning == 0 {
                 Failure.helpersInSequence($0, site: site)
             }
+            if $0.helperCount == 0 { $0.pending?.end() }
             $0.helperCount += 1
             $0.scope = scope
         }
@@ -193,22 +194,32 @@ final class PendingReads {
         registries.append((registry, registry.changeCount))
     }
 
-    /// One frame's reads: those since its mark.
+    /// One frame's reads: those from its mark until its getter calls its helper (later ones,
+    /// such as its helper's own entry, noted for the frames enclosing it, are not its own).
     final class View {
         let reads: PendingReads
         let from: Mark
+        private var until: Mark?
 
         init(reads: PendingReads, from: Mark) {
             self.reads = reads
             self.from = from
         }
 
-        var keys: ArraySlice<PendingKey> { reads.keys[from.keys...] }
-        var entries: ArraySlice<(entry: Entry, epoch: UInt64)> { reads.entries[from.entries...] }
+        /// The frame's getter called its helper: its reads end here.
+        func end() {
+            if until == nil { until = reads.mark }
+        }
+
+        private var to: Mark { until ?? reads.mark }
+        var keys: ArraySlice<PendingKey> { reads.keys[from.keys..<to.keys] }
+        var entries: ArraySlice<(entry: Entry, epoch: UInt64)> {
+            reads.entries[from.entries..<to.entries]
+        }
 
         /// Call after the reads' edges are recorded.
         var isCurrent: Bool {
-            reads.registries[from.registries...].allSatisfy {
+            reads.registries[from.registries..<to.registries].allSatisfy {
                 $0.registry.changeCount == $0.changes
             }
                 && entries.allSatisfy { $0.entry.currentEpoch == $0.epoch }
