@@ -186,7 +186,8 @@ final class PendingReads {
 
     var mark: Mark { Mark(keys: keys.count, entries: entries.count, registries: registries.count) }
 
-    /// Notes `registry`'s change count, unless noted since `mark`.
+    /// Notes `registry`'s change count, unless noted since `mark`. An outer frame may so hold
+    /// one registry twice; counts only grow, so its first count decides, as if noted once.
     func note(_ registry: OverrideRegistry, since mark: Mark) {
         guard !registries[mark.registries...].contains(where: { $0.registry === registry }) else {
             return
