@@ -20,17 +20,14 @@ enum Layers {
     /// Outside any task, only a ``with(_:_:)`` on this thread, which counts it, binds a layer:
     /// a thread-local read answers, so that a layer alive elsewhere costs code outside it little.
     static var current: OverrideRegistry? {
-        @inline(__always) get { mayBeInEffect ? boundLayer : nil }
+        @inline(__always) get {
+            ik_thread_layers_get() != 0 || ik_in_task() != 0 ? boundLayer : nil
+        }
     }
 
-    /// Whether a layer may be in effect: this thread put one in effect, or a task runs here.
-    static var mayBeInEffect: Bool {
-        @inline(__always) get { ik_thread_layers_get() != 0 || ik_in_task() != 0 }
-    }
-
-    /// Out of line, so that a caller that rules layers out with ``mayBeInEffect`` stays small.
+    /// Out of line, so that a caller that rules layers out with the thread-local reads stays small.
     @inline(never)
-    static var boundLayer: OverrideRegistry? { bound?.layer }
+    private static var boundLayer: OverrideRegistry? { bound?.layer }
 
     static func with<Result>(_ layer: OverrideRegistry?, _ operation: () throws -> Result) rethrows
         -> Result

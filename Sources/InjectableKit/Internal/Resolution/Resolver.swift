@@ -21,7 +21,7 @@ enum Resolver {
     /// ``lookup(_:)`` while a detour is counted; out of line, so that it stays a leaf function.
     @inline(never)
     private static func detour(_ keyPath: AnyKeyPath, at generation: UInt64) -> Route {
-        if Layers.mayBeInEffect, Layers.boundLayer != nil { return .layered }
+        if Layers.current != nil { return .layered }
         if MemoTable.hasDetoursBesideLayers, let observed = observed(keyPath) { return observed }
         return Route(word: MemoTable.entryWord(for: keyPath, at: generation))
     }
