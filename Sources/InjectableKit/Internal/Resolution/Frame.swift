@@ -1,5 +1,4 @@
 /// One keypath resolution in progress on a thread.
-@usableFromInline
 struct Frame {
     let keyPath: AnyKeyPath
     /// Identifies the `Injections` value handed to this frame's getter.

@@ -253,8 +253,7 @@ extension Resolver {
     }
 
     /// Records that no override applied at `generation`, and the entry that holds the value.
-    @usableFromInline
-    static func remember<Value>(
+    private static func remember<Value>(
         _ keyPath: KeyPath<Injections, Value>, value: Value, frame: Frame, generation: UInt64
     ) {
         // A keypath with arguments is a new object at each evaluation, which a slot would keep.

@@ -1,7 +1,6 @@
 /// Frames: the resolutions in progress on a thread, their depth, and the cycles they would close.
 extension Resolver {
     /// Ends a plain getter's resolution, which counts depth and takes no frame.
-    @usableFromInline
     static func exitUnframed(_ thread: ThreadState) {
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }

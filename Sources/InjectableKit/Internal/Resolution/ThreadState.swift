@@ -3,7 +3,6 @@ import Foundation
 
 /// A thread's resolutions in progress (factories are synchronous: one starts and ends on one
 /// thread), for cycle detection, diagnostics and the graph scope.
-@usableFromInline
 final class ThreadState: @unchecked Sendable {
     // @unchecked: used only by its own thread, except `waitingFor`, guarded by `parking`, and
     // `frames`, which other threads read once `waitingFor` says this thread waits.
