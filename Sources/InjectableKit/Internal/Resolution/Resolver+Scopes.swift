@@ -17,28 +17,22 @@ extension Resolver {
         // The token of a frame an override serves: the instance is that override's.
         let served = frame?.override
         let owner = thread.innermostResolution
+        // Not decorated again if `owner`'s override resolved its own key (decorated as built).
+        func build(for owner: FrameHandle?) -> Value {
+            var value = make()
+            if let decorate, owner?.resolvedReplacedValue != true { decorate(&value) }
+            return value
+        }
         // NB: no `owner?.runHelper(make) ?? make()`: `Value?` would look its metadata up here.
         func run() -> Value {
-            guard let owner else {
-                var value = make()
-                decorate?(&value)
-                return value
-            }
-            return owner.runHelper {
-                var value = make()
-                if let decorate, !owner.resolvedReplacedValue { decorate(&value) }
-                return value
-            }
+            guard let owner else { return build(for: nil) }
+            return owner.runHelper { build(for: owner) }
         }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
             // The arguments are the resolved keypath's if its type is the helper's or one it
             // converts to (`-> any P { cached(Live()) }`); used directly, it builds.
-            guard let owner, mayHold(owner.valueType, Value.self) else {
-                var value = make()
-                decorate?(&value)
-                return value
-            }
+            guard let owner, mayHold(owner.valueType, Value.self) else { return build(for: nil) }
             argument = owner.keyPath
         }
         // An instance belongs to its registration (`Internal/README.md`, "Objects", Entry).
