@@ -16,7 +16,7 @@ extension MemoTable {
     }
 
     /// The entry word recorded in this table for `keyPath` at `generation` (as
-    /// `MemoTable.entryWord(for:at:)` reads the process's table).
+    /// `MemoTable.entryWord(for:at:in:)` reads the process's table by default).
     func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
         Self.entryWord(for: keyPath, at: generation, in: words)
     }

@@ -6,7 +6,7 @@ final class MemoTable: @unchecked Sendable {
     // @unchecked: the atomics are atomics; everything else is guarded by `lock`.
     // NB: @exclusivity(unchecked) where `lock` keeps accesses apart: the check costs a lookup.
 
-    /// ``entryWord(for:at:)`` without a current slot (no entry address is all ones).
+    /// ``entryWord(for:at:in:)`` without a current slot (no entry address is all ones).
     static let noSlot = UInt.max
 
     /// The process core's generation, moved by every change of the global overrides.
@@ -42,17 +42,12 @@ final class MemoTable: @unchecked Sendable {
         reason == layerDetour ? word / layerDetour : word % layerDetour
     }
 
-    /// `keyPath`'s slot's word if recorded at `generation`, else ``noSlot``: read from the
-    /// words at fixed addresses, with no lazily made object on the way.
-    @inline(__always)
-    static func entryWord(for keyPath: AnyKeyPath, at generation: UInt64) -> UInt {
-        entryWord(for: keyPath, at: generation, in: MemoWords.process)
-    }
-
-    /// ``entryWord(for:at:)`` in the table that publishes to `words`.
+    /// `keyPath`'s slot's word if recorded at `generation`, else ``noSlot``, in the table that
+    /// publishes to `words`: by default the process's, at fixed addresses, with no lazily made
+    /// object on the way.
     @inline(__always)
     static func entryWord(
-        for keyPath: AnyKeyPath, at generation: UInt64, in words: MemoWords
+        for keyPath: AnyKeyPath, at generation: UInt64, in words: MemoWords = .process
     ) -> UInt {
         let bits = words.current.loadAcquiring()
         guard bits != 0 else { return noSlot }
