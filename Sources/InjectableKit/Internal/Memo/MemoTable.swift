@@ -159,32 +159,30 @@ final class MemoTable: @unchecked Sendable {
 
     /// Whether `remember` would record `keyPath`, noting a first sighting (README: `remembers`).
     func remembers(_ keyPath: AnyKeyPath) -> Bool {
-        let object = ObjectIdentifier(keyPath)
         var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
         defer { withExtendedLifetime(evicted) {} }  // released outside the lock
         return lock.withLock {
-            if recordsByObject[object] != nil { return true }
-            if seenOnce.count >= Self.seenLimit, seenOnce[object] == nil {
-                swap(&evicted, &seenOnce)
-            }
-            // Noted unless seen before, with one look-up.
-            var seen = true
-            func firstSighting() -> AnyKeyPath {
-                seen = false
-                return keyPath
-            }
-            func keep(_: inout AnyKeyPath) {}
-            keep(&seenOnce[object, default: firstSighting()])
-            return seen
+            recordsByObject[ObjectIdentifier(keyPath)] != nil
+                || !noteFirstSighting(of: keyPath, evicting: &evicted)
         }
     }
 
-    /// Keeps `keyPath`'s object among those resolved once. Call with `lock` locked.
+    /// Keeps `keyPath`'s object among those resolved once, with one look-up; whether it was
+    /// not there yet. Call with `lock` locked.
+    @discardableResult
     private func noteFirstSighting(
         of keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
-    ) {
-        if seenOnce.count >= Self.seenLimit { swap(&evicted, &seenOnce) }
-        seenOnce[ObjectIdentifier(keyPath)] = keyPath
+    ) -> Bool {
+        let object = ObjectIdentifier(keyPath)
+        if seenOnce.count >= Self.seenLimit, seenOnce[object] == nil { swap(&evicted, &seenOnce) }
+        var first = false
+        func firstSighting() -> AnyKeyPath {
+            first = true
+            return keyPath
+        }
+        func keep(_: inout AnyKeyPath) {}
+        keep(&seenOnce[object, default: firstSighting()])
+        return first
     }
 
     /// The key's record, with a slot for the object as `remember` says, or `nil`. Call with
