@@ -1,6 +1,7 @@
 /// Frames: the resolutions in progress on a thread, their depth, and the cycles they would close.
 extension Resolver {
-    /// Ends a plain getter's resolution, which counts depth and takes no frame.
+    /// Ends a plain getter's resolution, which counts depth and takes no frame (and, after
+    /// `exit`, a framed one's depth).
     static func exitUnframed(_ thread: ThreadState) {
         thread.depth -= 1
         if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
@@ -39,8 +40,7 @@ extension Resolver {
         let frame = thread.frames.removeLast()
         MemoTable.endDetour()
         Diagnostics.frameEnded(frame, returning: value, lookup: lookup, on: thread)
-        thread.depth -= 1
-        if thread.depth == 0 && !thread.graph.isEmpty { clearGraph(on: thread) }
+        exitUnframed(thread)
         return frame
     }
 
