@@ -121,10 +121,8 @@ extension Resolver {
         // Noted before the lookup, so that the counts precede everything read.
         if let thread, let reading {
             thread.withPendingReads(fromFrameAt: reading) { reads, mark in
-                var consulted: OverrideRegistry? = registry
-                while let here = consulted {
+                for here in sequence(first: registry, next: { $0.beneath }) {
                     reads.note(here, since: mark)
-                    consulted = here.beneath
                 }
             }
         }
