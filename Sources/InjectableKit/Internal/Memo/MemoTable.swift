@@ -81,8 +81,7 @@ final class MemoTable: @unchecked Sendable {
     static let seenLimit = 4096
     @exclusivity(unchecked) var objectCount = 0
     /// Every entry a slot has named, kept for good: readers do not retain what they read.
-    @exclusivity(unchecked) private var kept: Set<ObjectIdentifier> = []
-    @exclusivity(unchecked) private var keptEntries: [Entry] = []
+    @exclusivity(unchecked) private var kept: [ObjectIdentifier: Entry] = [:]
 
     /// `words`: the process's (``MemoWords/process``), or a test's own.
     init(limit: Int, keyLimit: Int, words: MemoWords) {
@@ -100,7 +99,7 @@ final class MemoTable: @unchecked Sendable {
 
     /// Whether a slot may name `entry`: the memo keeps it for good, and its call sites read it.
     func names(_ entry: Entry) -> Bool {
-        lock.withLock { kept.contains(ObjectIdentifier(entry)) }
+        lock.withLock { kept[ObjectIdentifier(entry)] != nil }
     }
 
     /// Records the route the framed path learned for `keyPath`'s key, for all its call sites.
@@ -108,7 +107,7 @@ final class MemoTable: @unchecked Sendable {
         update(keyPath, generation: generation) { _ in
             if case .entry(let unmanaged, _) = route {
                 let entry = unmanaged.takeUnretainedValue()
-                if kept.insert(ObjectIdentifier(entry)).inserted { keptEntries.append(entry) }
+                kept[ObjectIdentifier(entry)] = entry
             }
             return route
         }
