@@ -178,10 +178,8 @@ package enum KeyScanner {
             if text[index] == "/", index + 1 < text.count, text[index + 1] == "/" {
                 blank(until: text[index...].firstIndex(of: "\n") ?? text.count)
             } else if text[index] == "/", index + 1 < text.count, text[index + 1] == "*" {
-                blank(until: endOfBlockComment(text, from: index))
-            } else if text[index] == "\""
-                || (text[index] == "#" && startsRawString(text, at: index))
-            {
+                blank(until: endOfNesting(text, from: index, open: "/*", close: "*/"))
+            } else if startsStringLiteral(text, at: index) {
                 let end = endOfStringLiteral(text, from: index)
                 output.append("\"")
                 index += 1
@@ -196,25 +194,8 @@ package enum KeyScanner {
         return String(output)
     }
 
-    private static func endOfBlockComment(_ text: [Character], from start: Int) -> Int {
-        var depth = 0
-        var index = start
-        while index + 1 < text.count {
-            if text[index] == "/", text[index + 1] == "*" {
-                depth += 1
-                index += 2
-            } else if text[index] == "*", text[index + 1] == "/" {
-                depth -= 1
-                index += 2
-                if depth == 0 { return index }
-            } else {
-                index += 1
-            }
-        }
-        return text.count
-    }
-
-    private static func startsRawString(_ text: [Character], at index: Int) -> Bool {
+    /// Whether a string literal starts at `index`: a quote, or a raw string's `#`s and quote.
+    private static func startsStringLiteral(_ text: [Character], at index: Int) -> Bool {
         let hashes = text[index...].prefix { $0 == "#" }.count
         return index + hashes < text.count && text[index + hashes] == "\""
     }
@@ -226,15 +207,14 @@ package enum KeyScanner {
         var index = start + hashes
         let multiline = text.count >= index + 3 && text[index..<index + 3].allSatisfy { $0 == "\"" }
         index += multiline ? 3 : 1
-        let closing =
-            Array(repeating: Character("\""), count: multiline ? 3 : 1)
-            + Array(repeating: Character("#"), count: hashes)
-        let escape = [Character("\\")] + Array(repeating: Character("#"), count: hashes)
+        let closing = (multiline ? "\"\"\"" : "\"") + String(repeating: "#", count: hashes)
+        let escape = "\\" + String(repeating: "#", count: hashes)
         while index < text.count {
             if text[index...].starts(with: escape) {
                 index += escape.count
                 if index < text.count, text[index] == "(" {
-                    index = endOfInterpolation(text, from: index)
+                    index = endOfNesting(
+                        text, from: index, open: "(", close: ")", skippingLiterals: true)
                 } else {
                     index += 1
                 }
@@ -249,22 +229,27 @@ package enum KeyScanner {
         return text.count
     }
 
-    private static func endOfInterpolation(_ text: [Character], from start: Int) -> Int {
+    /// The index just after the `close` that balances the `open` at `start`: a block comment's
+    /// end, or with `skippingLiterals`, an interpolation's, whose literals may hold parentheses.
+    private static func endOfNesting(
+        _ text: [Character], from start: Int, open: String, close: String,
+        skippingLiterals: Bool = false
+    ) -> Int {
         var depth = 0
         var index = start
         while index < text.count {
-            switch text[index] {
-            case "(": depth += 1
-            case ")":
-                depth -= 1
-                if depth == 0 { return index + 1 }
-            case "\"",
-                "#" where startsRawString(text, at: index):
+            if skippingLiterals, startsStringLiteral(text, at: index) {
                 index = endOfStringLiteral(text, from: index)
-                continue
-            default: break
+            } else if text[index...].starts(with: open) {
+                depth += 1
+                index += open.count
+            } else if text[index...].starts(with: close) {
+                depth -= 1
+                index += close.count
+                if depth == 0 { return index }
+            } else {
+                index += 1
             }
-            index += 1
         }
         return text.count
     }
