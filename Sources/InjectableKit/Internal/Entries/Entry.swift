@@ -40,7 +40,6 @@ final class Entry: @unchecked Sendable {
     /// `dependsOnSomething` (which `forget` reads without the lock).
     @exclusivity(unchecked) var edges: DependencyIndex.Sources?
 
-    var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
     let timeToLive: TimeToLive?
@@ -319,11 +318,6 @@ final class Entry: @unchecked Sendable {
         return (.stored, old)
     }
 
-    func clear() {
-        let old = detachCountingBuilds()
-        withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
-    }
-
     func retireIfIdle() -> Bool {
         lock.withLock { construction.retireIfIdle() }
     }
@@ -354,8 +348,9 @@ final class Entry: @unchecked Sendable {
     /// Cells handed back, to release where no lock is held (a deinit may use the container).
     typealias Detached = (Cell?, Cell?)?
 
-    /// ``clear()``, handing the cells back, with how many builds had started (edge rule 5).
-    func detachCountingBuilds() -> (cells: Detached, buildStarts: UInt64) {
+    /// Empties the entry (epoch + 1), handing the cells back, with how many builds had started
+    /// (edge rule 5).
+    func detach() -> (cells: Detached, buildStarts: UInt64) {
         lock.lock()
         let old = (cell, view)
         cell = nil

@@ -194,7 +194,7 @@ final class DependencyIndex: @unchecked Sendable {
         var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
         var pending: [Entry] = []
         func drop(_ entry: Entry) {
-            let (cells, starts) = entry.detachCountingBuilds()
+            let (cells, starts) = entry.detach()
             released.append(cells)
             let flags = entry.edgeFlags.loadAcquiring()
             if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
