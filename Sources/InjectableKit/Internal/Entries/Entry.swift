@@ -15,17 +15,17 @@ final class Entry: @unchecked Sendable {
         @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
     }
     @usableFromInline let holdsWeakly: Bool
-    /// Whether `expiry` applies: an entry without a time to live never reads the clock.
-    private var expires = false
     /// The class instance an `ObjectCell` owns, here so that reading it touches no other line.
     private var strongObject: AnyObject?
     /// The cells' storage, so that reading takes no reference to the cells (no retain).
     private var cellStorage: UnsafeMutableRawPointer?
     private weak var object: AnyObject?
-    private var viewType: ObjectIdentifier?
+    /// Whether `expiry` applies to a strong entry: one without never reads the clock.
+    let timeToLive: TimeToLive?
     private var viewStorage: UnsafeMutableRawPointer?
     /// A weak entry's instance, kept alive from `beginRead` to `endRead`.
     private var readHold: AnyObject?
+    private var viewType: ObjectIdentifier?
 
     let key: EntryKey
     /// The entry's name in dependency edges: unlike its address, never reused.
@@ -42,7 +42,6 @@ final class Entry: @unchecked Sendable {
 
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    let timeToLive: TimeToLive?
 
     /// The instance as the helper's type; for a weak entry, unowned: valid while `object` lives.
     private(set) var cell: Cell? {
@@ -102,7 +101,7 @@ final class Entry: @unchecked Sendable {
             if holdsWeakly {
                 readHold = object
                 if readHold != nil { return storage }
-            } else if !(expires && hasExpired()) {
+            } else if !(timeToLive != nil && hasExpired()) {
                 return storage
             }
         }
@@ -127,7 +126,7 @@ final class Entry: @unchecked Sendable {
         defer { lock.unlock() }
         guard let storage = storage(view: view) else { return nil }
         if holdsWeakly { return object }
-        guard !(expires && hasExpired()) else { return nil }
+        guard !(timeToLive != nil && hasExpired()) else { return nil }
         // Otherwise the storage holds the instance as one object reference.
         return strongObject ?? storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
@@ -312,7 +311,6 @@ final class Entry: @unchecked Sendable {
         object = prepared.object
         view = prepared.view
         if !holdsWeakly, let timeToLive {
-            expires = true
             expiry = timeToLive.expiryFromNow
         }
         return (.stored, old)
@@ -329,7 +327,7 @@ final class Entry: @unchecked Sendable {
             let alive = object
             return (alive != nil, alive)
         }
-        return (!(expires && hasExpired()), nil)
+        return (!(timeToLive != nil && hasExpired()), nil)
     }
 
     var holdsInstance: Bool {
@@ -356,7 +354,6 @@ final class Entry: @unchecked Sendable {
         cell = nil
         view = nil
         object = nil
-        expires = false
         epoch &+= 1
         let starts = buildStarts
         lock.unlock()
