@@ -97,16 +97,20 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginRead(view: Bool) -> UnsafeMutableRawPointer? {
         lock.lock()
-        if let storage = storage(view: view) {
-            if holdsWeakly {
-                readHold = object
-                if readHold != nil { return storage }
-            } else if !(timeToLive != nil && hasExpired()) {
-                return storage
-            }
-        }
+        if let storage = readable(view: view) { return storage }
         lock.unlock()
         return nil
+    }
+
+    /// The storage if the entry holds an instance, alive (kept in `readHold`) and not expired.
+    /// Call with `lock` locked; ``endRead()`` ends a read it allowed.
+    private func readable(view: Bool) -> UnsafeMutableRawPointer? {
+        guard let storage = storage(view: view) else { return nil }
+        if holdsWeakly {
+            readHold = object
+            return readHold != nil ? storage : nil
+        }
+        return timeToLive != nil && hasExpired() ? nil : storage
     }
 
     /// Ends a successful ``beginRead(view:)``; a weak instance's last reference may be the read's.
@@ -193,16 +197,16 @@ final class Entry: @unchecked Sendable {
         into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         claiming: while true {
-            if read(into: slot) { return true }
-            var loaded: AnyObject? = nil
-            let claim: Construction.Claim? = lock.withLock {
-                let (held, object) = heldInstance()
-                loaded = object
-                return held ? nil : construction.claim(by: thread)
+            // Read and claimed under one hold, so that no instance is built twice.
+            lock.lock()
+            if let storage = readable(view: false) {
+                slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
+                endRead()
+                return true
             }
-            withExtendedLifetime(loaded) {}  // a weak load's instance released outside the lock
+            let claim = construction.claim(by: thread)
+            lock.unlock()
             switch claim {
-            case nil: continue
             case .build: break claiming
             case .retired: return false
             case .reentrant: Failure.reentrantConstruction(of: self, on: thread)
@@ -320,19 +324,10 @@ final class Entry: @unchecked Sendable {
         lock.withLock { construction.retireIfIdle() }
     }
 
-    /// Alive and not expired. Call with `lock` locked; release `loaded` once it is let go of.
-    private func heldInstance() -> (Bool, loaded: AnyObject?) {
-        guard cellStorage != nil else { return (false, nil) }
-        if holdsWeakly {
-            let alive = object
-            return (alive != nil, alive)
-        }
-        return (!(timeToLive != nil && hasExpired()), nil)
-    }
-
     var holdsInstance: Bool {
-        let (held, loaded) = lock.withLock { heldInstance() }
-        return withExtendedLifetime(loaded) { held }
+        guard beginRead(view: false) != nil else { return false }
+        endRead()
+        return true
     }
 
     /// `keep` receives a loaded instance, to release once no lock is held: a weak load may hold
