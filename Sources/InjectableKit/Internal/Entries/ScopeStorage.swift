@@ -90,9 +90,16 @@ final class ScopeStorage: @unchecked Sendable {
                 forgettableEntries > 0 ? forget(among: matched, where: Self.mayForget) : []
             return (dropped, forgotten)
         }
-        // After the lock (a deinit may resolve through this scope), with edge rule 5's walk;
-        // the forgotten entries go last: their deinits forget their edges.
-        withExtendedLifetime(Core.shared.dependencies.invalidate(roots: dropped)) {}
+        // After the lock (a deinit may resolve through this scope); the order: edge rule 5.
+        var walked: [Entry] = []
+        for entry in dropped {
+            withExtendedLifetime(entry.detach()) {}  // the instance's deinit runs outside the lock
+            if entry.edgeFlags.loadAcquiring() != 0 { walked.append(entry) }
+        }
+        if !walked.isEmpty {
+            withExtendedLifetime(Core.shared.dependencies.invalidate(roots: walked)) {}
+        }
+        // The forgotten entries go last: their deinits forget their edges.
         withExtendedLifetime(forgotten) {}
     }
 
