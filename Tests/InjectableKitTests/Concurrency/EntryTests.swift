@@ -174,6 +174,11 @@ extension Entry {
         defer { slot.deallocate() }
         return obtain(make, on: thread, into: slot) ? slot.move() : nil
     }
+
+    /// Drops the instance, as a scope reset does to each of its entries.
+    fileprivate func clear() {
+        withExtendedLifetime(detach()) {}  // the instance's deinit runs outside the lock
+    }
 }
 
 private func makeEntry<Value>(type: Value.Type = EntryBox.self, weak: Bool = false) -> Entry {

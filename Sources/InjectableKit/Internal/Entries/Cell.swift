@@ -54,7 +54,6 @@ final class StrongCell<Value>: Cell, @unchecked Sendable {
     }
 
     override var anyValue: Any { value(as: Value.self) }
-    override var heldObject: AnyObject? { classInstance(value(as: Value.self)) }
 }
 
 /// A copy of a value whose only reference is an instance held weakly elsewhere, not keeping it
@@ -75,7 +74,6 @@ final class UnownedCell<Value>: Cell, @unchecked Sendable {
     }
 
     override var anyValue: Any { value(as: Value.self) }
-    override var heldObject: AnyObject? { classInstance(value(as: Value.self)) }
 }
 
 /// A value of a class type, as its reference: owned like ``StrongCell``'s or not, like

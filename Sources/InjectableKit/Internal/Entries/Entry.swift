@@ -15,17 +15,17 @@ final class Entry: @unchecked Sendable {
         @inline(__always) get { LockWord(AtomicWord(inline: 0, of: self).address, rank: .entry) }
     }
     @usableFromInline let holdsWeakly: Bool
-    /// Whether `expiry` applies: an entry without a time to live never reads the clock.
-    private var expires = false
     /// The class instance an `ObjectCell` owns, here so that reading it touches no other line.
     private var strongObject: AnyObject?
     /// The cells' storage, so that reading takes no reference to the cells (no retain).
     private var cellStorage: UnsafeMutableRawPointer?
     private weak var object: AnyObject?
-    private var viewType: ObjectIdentifier?
+    /// Whether `expiry` applies to a strong entry: one without never reads the clock.
+    let timeToLive: TimeToLive?
     private var viewStorage: UnsafeMutableRawPointer?
     /// A weak entry's instance, kept alive from `beginRead` to `endRead`.
     private var readHold: AnyObject?
+    private var viewType: ObjectIdentifier?
 
     let key: EntryKey
     /// The entry's name in dependency edges: unlike its address, never reused.
@@ -40,10 +40,8 @@ final class Entry: @unchecked Sendable {
     /// `dependsOnSomething` (which `forget` reads without the lock).
     @exclusivity(unchecked) var edges: DependencyIndex.Sources?
 
-    var mayHaveEdges: Bool { edgeFlags.loadAcquiring() != 0 }
     /// The keypath being resolved when the entry was made, for override invalidation.
     let owner: AnyKeyPath?
-    let timeToLive: TimeToLive?
 
     /// The instance as the helper's type; for a weak entry, unowned: valid while `object` lives.
     private(set) var cell: Cell? {
@@ -99,16 +97,20 @@ final class Entry: @unchecked Sendable {
     @usableFromInline
     func beginRead(view: Bool) -> UnsafeMutableRawPointer? {
         lock.lock()
-        if let storage = storage(view: view) {
-            if holdsWeakly {
-                readHold = object
-                if readHold != nil { return storage }
-            } else if !(expires && hasExpired()) {
-                return storage
-            }
-        }
+        if let storage = readable(view: view) { return storage }
         lock.unlock()
         return nil
+    }
+
+    /// The storage if the entry holds an instance, alive (kept in `readHold`) and not expired.
+    /// Call with `lock` locked; ``endRead()`` ends a read it allowed.
+    private func readable(view: Bool) -> UnsafeMutableRawPointer? {
+        guard let storage = storage(view: view) else { return nil }
+        if holdsWeakly {
+            readHold = object
+            return readHold != nil ? storage : nil
+        }
+        return timeToLive != nil && hasExpired() ? nil : storage
     }
 
     /// Ends a successful ``beginRead(view:)``; a weak instance's last reference may be the read's.
@@ -128,7 +130,7 @@ final class Entry: @unchecked Sendable {
         defer { lock.unlock() }
         guard let storage = storage(view: view) else { return nil }
         if holdsWeakly { return object }
-        guard !(expires && hasExpired()) else { return nil }
+        guard !(timeToLive != nil && hasExpired()) else { return nil }
         // Otherwise the storage holds the instance as one object reference.
         return strongObject ?? storage.assumingMemoryBound(to: AnyObject.self).pointee
     }
@@ -195,16 +197,16 @@ final class Entry: @unchecked Sendable {
         into slot: UnsafeMutablePointer<Value>
     ) -> Bool {
         claiming: while true {
-            if read(into: slot) { return true }
-            var loaded: AnyObject? = nil
-            let claim: Construction.Claim? = lock.withLock {
-                let (held, object) = heldInstance()
-                loaded = object
-                return held ? nil : construction.claim(by: thread)
+            // Read and claimed under one hold, so that no instance is built twice.
+            lock.lock()
+            if let storage = readable(view: false) {
+                slot.initialize(to: storage.assumingMemoryBound(to: Value.self).pointee)
+                endRead()
+                return true
             }
-            withExtendedLifetime(loaded) {}  // a weak load's instance released outside the lock
+            let claim = construction.claim(by: thread)
+            lock.unlock()
             switch claim {
-            case nil: continue
             case .build: break claiming
             case .retired: return false
             case .reentrant: Failure.reentrantConstruction(of: self, on: thread)
@@ -313,34 +315,19 @@ final class Entry: @unchecked Sendable {
         object = prepared.object
         view = prepared.view
         if !holdsWeakly, let timeToLive {
-            expires = true
             expiry = timeToLive.expiryFromNow
         }
         return (.stored, old)
-    }
-
-    func clear() {
-        let old = detachCountingBuilds()
-        withExtendedLifetime(old) {}  // the instance's deinit runs outside the lock
     }
 
     func retireIfIdle() -> Bool {
         lock.withLock { construction.retireIfIdle() }
     }
 
-    /// Alive and not expired. Call with `lock` locked; release `loaded` once it is let go of.
-    private func heldInstance() -> (Bool, loaded: AnyObject?) {
-        guard cellStorage != nil else { return (false, nil) }
-        if holdsWeakly {
-            let alive = object
-            return (alive != nil, alive)
-        }
-        return (!(expires && hasExpired()), nil)
-    }
-
     var holdsInstance: Bool {
-        let (held, loaded) = lock.withLock { heldInstance() }
-        return withExtendedLifetime(loaded) { held }
+        guard beginRead(view: false) != nil else { return false }
+        endRead()
+        return true
     }
 
     /// `keep` receives a loaded instance, to release once no lock is held: a weak load may hold
@@ -354,14 +341,14 @@ final class Entry: @unchecked Sendable {
     /// Cells handed back, to release where no lock is held (a deinit may use the container).
     typealias Detached = (Cell?, Cell?)?
 
-    /// ``clear()``, handing the cells back, with how many builds had started (edge rule 5).
-    func detachCountingBuilds() -> (cells: Detached, buildStarts: UInt64) {
+    /// Empties the entry (epoch + 1), handing the cells back, with how many builds had started
+    /// (edge rule 5).
+    func detach() -> (cells: Detached, buildStarts: UInt64) {
         lock.lock()
         let old = (cell, view)
         cell = nil
         view = nil
         object = nil
-        expires = false
         epoch &+= 1
         let starts = buildStarts
         lock.unlock()

@@ -78,30 +78,29 @@ final class ScopeStorage: @unchecked Sendable {
         return forgotten
     }
 
-    /// Drops every instance and what was built from them; forgets the entries `mayForget` lets.
-    func reset() {
+    /// Drops every instance (or those `owner`'s resolutions made) and what was built from them;
+    /// forgets the entries `mayForget` lets.
+    func reset(ownedBy owner: AnyKeyPath? = nil) {
+        let matched = owner.map(entries(ownedBy:))
+        if matched?.isEmpty == true { return }
         ThreadState.current.changes += 1
-        let (all, forgotten) = lock.withLock {
-            let all = Array(entries.values)
+        let (dropped, forgotten) = lock.withLock {
+            let dropped = matched ?? Array(entries.values)
             let forgotten =
-                forgettableEntries > 0 ? forget(where: Self.mayForget) : []
-            return (all, forgotten)
+                forgettableEntries > 0 ? forget(among: matched, where: Self.mayForget) : []
+            return (dropped, forgotten)
         }
-        drop(all, forgetting: forgotten)
-    }
-
-    /// ``reset()``, for the entries `owner`'s resolutions made.
-    func reset(ownedBy owner: AnyKeyPath) {
-        let matched = entries(ownedBy: owner)
-        guard !matched.isEmpty else { return }
-        ThreadState.current.changes += 1
-        let identities = Set(matched.map(ObjectIdentifier.init))
-        let forgotten = lock.withLock {
-            forget(among: matched) {
-                Self.mayForget($0) && identities.contains(ObjectIdentifier($0))
-            }
+        // After the lock (a deinit may resolve through this scope); the order: edge rule 5.
+        var walked: [Entry] = []
+        for entry in dropped {
+            withExtendedLifetime(entry.detach()) {}  // the instance's deinit runs outside the lock
+            if entry.edgeFlags.loadAcquiring() != 0 { walked.append(entry) }
         }
-        drop(matched, forgetting: forgotten)
+        if !walked.isEmpty {
+            withExtendedLifetime(Core.shared.dependencies.invalidate(roots: walked)) {}
+        }
+        // The forgotten entries go last: their deinits forget their edges.
+        withExtendedLifetime(forgotten) {}
     }
 
     func entries(ownedBy owner: AnyKeyPath) -> [Entry] {
@@ -110,21 +109,6 @@ final class ScopeStorage: @unchecked Sendable {
             indexOwners()
             return byOwner[owner] ?? []
         }
-    }
-
-    /// Call after the lock (a deinit may resolve through this scope); the order: edge rule 5.
-    /// The `forgotten` entries go last: their deinits forget their edges.
-    private func drop(_ entries: [Entry], forgetting forgotten: [Entry]) {
-        var walked: [Entry] = []
-        for entry in entries {
-            entry.clear()
-            if entry.mayHaveEdges { walked.append(entry) }
-        }
-        if !walked.isEmpty {
-            let released = Core.shared.dependencies.invalidate(roots: walked)
-            withExtendedLifetime(released) {}  // instances released outside every lock
-        }
-        withExtendedLifetime(forgotten) {}
     }
 
     /// Matched outside `lock`: the test may take other locks (see `OverrideRegistry`).
@@ -139,7 +123,7 @@ final class ScopeStorage: @unchecked Sendable {
     {
         lock.withLock {
             let forgotten = forget(among: candidates, where: matches)
-            return (forgotten, forgotten.map { $0.detachCountingBuilds().cells })
+            return (forgotten, forgotten.map { $0.detach().cells })
         }
     }
 }

@@ -194,21 +194,25 @@ final class DependencyIndex: @unchecked Sendable {
         var dropped: [UInt64: UInt64] = [:]  // serial: builds started when dropped
         var pending: [Entry] = []
         func drop(_ entry: Entry) {
-            let (cells, starts) = entry.detachCountingBuilds()
+            let (cells, starts) = entry.detach()
             released.append(cells)
             let flags = entry.edgeFlags.loadAcquiring()
             if flags & Entry.dependsOnSomething != 0 { dropped[entry.serial] = starts }
             if flags & Entry.isDependedOn != 0 { pending.append(entry) }
         }
+        let changed =
+            keys.map { KeyOrType(registry: registry, key: $0) }
+            + types.map { KeyOrType(registry: registry, type: $0) }
         let fromKeys =
-            keys.isEmpty && types.isEmpty ? [] : built(fromKeys: keys, types: types, in: registry)
+            changed.isEmpty
+            ? [] : dependents { changed.reduce(into: []) { $0.formUnion(bySource[$1] ?? []) } }
         for entry in roots { drop(entry) }
         for entry in fromKeys { drop(entry) }
         while let walked = pending.popLast() {
             // Asked only after the drop: edge rule 5.
-            let dependents = built(from: walked)
-            loaded += dependents
-            for dependent in dependents {
+            let found = dependents { byEntry[walked.serial] ?? [] }
+            loaded += found
+            for dependent in found {
                 if let starts = dropped[dependent.serial], dependent.startedBuilds == starts {
                     continue
                 }
@@ -218,27 +222,11 @@ final class DependencyIndex: @unchecked Sendable {
         return (released, loaded + fromKeys)
     }
 
-    private func built(
-        fromKeys keys: Set<AnyKeyPath>, types: Set<ObjectIdentifier>, in registry: UInt64
-    ) -> [Entry] {
-        let changed =
-            keys.map { KeyOrType(registry: registry, key: $0) }
-            + types.map { KeyOrType(registry: registry, type: $0) }
-        return locked {
+    /// The live dependents whose serials `serials` reads from the tables, once the log is filed.
+    private func dependents(_ serials: () -> Set<UInt64>) -> [Entry] {
+        locked {
             fold()
-            var serials: Set<UInt64> = []
-            for source in changed { serials.formUnion(bySource[source] ?? []) }
-            return serials.compactMap { sources[$0]?.entry }
-        }
-    }
-
-    private func built(from entry: Entry) -> [Entry] {
-        guard entry.edgeFlags.loadAcquiring() & Entry.isDependedOn != 0 else {
-            return []
-        }
-        return locked {
-            fold()
-            return (byEntry[entry.serial] ?? []).compactMap { sources[$0]?.entry }
+            return serials().compactMap { sources[$0]?.entry }
         }
     }
 }
