@@ -60,6 +60,15 @@ struct EntryKey: Hashable, @unchecked Sendable {
         }
     }
 
+    /// What a dictionary probes with (see ``seededHash(_:seed:)``).
+    func _rawHashValue(seed: Int) -> Int {
+        switch registration {
+        case .argument(let keyPath), .owner(let keyPath), .override(_, let keyPath?):
+            seededHash(folded ^ UInt(bitPattern: keyPath.hashValue), seed: seed)
+        case .site, .override: seededHash(folded, seed: seed)
+        }
+    }
+
     func hash(into hasher: inout Hasher) {
         hasher.combine(folded)
         switch registration {

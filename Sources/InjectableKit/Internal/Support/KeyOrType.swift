@@ -22,7 +22,27 @@ struct KeyOrType: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        // One word rather than two: each word the hasher takes costs it a round.
-        hasher.combine(hash ^ Int(truncatingIfNeeded: registry &* 0x9E37_79B9_7F4A_7C15))
+        hasher.combine(word)
     }
+
+    /// What a dictionary probes with (see ``seededHash(_:seed:)``).
+    func _rawHashValue(seed: Int) -> Int {
+        seededHash(word, seed: seed)
+    }
+
+    private var word: UInt {
+        UInt(bitPattern: hash) ^ UInt(truncatingIfNeeded: registry &* 0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// The hash of a table key already folded to `word`, mixed with the table's `seed` in a few
+/// multiplications rather than `Hasher`'s rounds, which cost more than the rest of a look-up,
+/// and are paid at every first resolution, framed helper call and recorded edge. (Keys are the
+/// app's own registrations, and a keypath's part is its own seeded hash: nothing to flood a
+/// table with.)
+func seededHash(_ word: UInt, seed: Int) -> Int {
+    var mixed = UInt64(truncatingIfNeeded: word) ^ UInt64(truncatingIfNeeded: seed)
+    mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+    mixed = (mixed ^ (mixed >> 32)) &* 0xD6E8_FEB8_6659_FD93
+    return Int(truncatingIfNeeded: mixed ^ (mixed >> 32))
 }
