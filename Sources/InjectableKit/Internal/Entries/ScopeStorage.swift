@@ -23,16 +23,22 @@ final class ScopeStorage: @unchecked Sendable {
         var loaded: [AnyObject] = []
         defer { withExtendedLifetime((forgotten, loaded)) {} }  // released outside the lock
         return lock.withLock {
-            if let entry = entries[key] { return entry }
             // Pruned before the new entry is filed, which is idle and empty too.
-            if key.isForgettable && forgettableEntries + 1 >= pruneAt {
+            if key.isForgettable && forgettableEntries + 1 >= pruneAt && entries[key] == nil {
                 forgotten = forget {
                     Self.mayForget($0) && $0.isIdleAndEmpty(keeping: &loaded)
                 }
                 pruneAt = max(Self.minimumPruneAt, (forgettableEntries + 1) * 2)
             }
-            let entry = make()
-            entries[key] = entry
+            // Found or filed with one look-up.
+            var made = false
+            func file() -> Entry {
+                made = true
+                return make()
+            }
+            func found(_ entry: inout Entry) -> Entry { entry }
+            let entry = found(&entries[key, default: file()])
+            guard made else { return entry }
             if entry.owner != nil, unindexed.note(entry) { indexOwners() }
             if key.isForgettable { forgettableEntries += 1 }
             checkInvariants()
