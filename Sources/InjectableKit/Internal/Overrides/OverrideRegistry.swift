@@ -112,6 +112,8 @@ final class OverrideRegistry: @unchecked Sendable {
         for keyPath: KeyPath<Injections, Value>, after replaced: AnyOverride? = nil,
         servedBy: inout OverrideRegistry?, byKey: inout Bool
     ) -> Override<Value>? {
+        // An app's resolutions outside tests and previews: no override anywhere.
+        if beneath == nil && isEmpty { return nil }
         let type = ObjectIdentifier(Value.self)
         // Whether the keys' overrides met from now on come after `replaced` in the order.
         var pastKeys = replaced == nil
