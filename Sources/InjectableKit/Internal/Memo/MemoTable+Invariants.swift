@@ -6,7 +6,7 @@ extension MemoTable {
         #if INJECTABLEKIT_INTERNAL_CHECKS
             let table = tables[tables.count - 1]
             for object in record.objects {
-                precondition(recordsByObject[ObjectIdentifier(object)] === record)
+                precondition(recordsByObject[KeyOrType(object: object)] === record)
                 precondition(
                     records[KeyOrType(key: object)] === record,
                     "an object's record is its value's record")

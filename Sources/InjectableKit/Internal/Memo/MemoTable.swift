@@ -75,13 +75,13 @@ final class MemoTable: @unchecked Sendable {
     @exclusivity(unchecked) var tables: [Slots]
     /// Each record keeps its keypath objects alive.
     @exclusivity(unchecked) var records: [KeyOrType: KeyRecord] = [:]
-    @exclusivity(unchecked) var recordsByObject: [ObjectIdentifier: KeyRecord] = [:]
+    @exclusivity(unchecked) var recordsByObject: [KeyOrType: KeyRecord] = [:]
     /// Objects resolved once, kept so that their identity is not reused; emptied at `seenLimit`.
-    @exclusivity(unchecked) var seenOnce: [ObjectIdentifier: AnyKeyPath] = [:]
+    @exclusivity(unchecked) var seenOnce: [KeyOrType: AnyKeyPath] = [:]
     static let seenLimit = 4096
     @exclusivity(unchecked) var objectCount = 0
     /// Every entry a slot has named, kept for good: readers do not retain what they read.
-    @exclusivity(unchecked) private var kept: [ObjectIdentifier: Entry] = [:]
+    @exclusivity(unchecked) private var kept: [KeyOrType: Entry] = [:]
 
     /// `words`: the process's (``MemoWords/process``), or a test's own.
     init(limit: Int, keyLimit: Int, words: MemoWords) {
@@ -99,7 +99,7 @@ final class MemoTable: @unchecked Sendable {
 
     /// Whether a slot may name `entry`: the memo keeps it for good, and its call sites read it.
     func names(_ entry: Entry) -> Bool {
-        lock.withLock { kept[ObjectIdentifier(entry)] != nil }
+        lock.withLock { kept[KeyOrType(object: entry)] != nil }
     }
 
     /// Records the route the framed path learned for `keyPath`'s key, for all its call sites.
@@ -107,7 +107,7 @@ final class MemoTable: @unchecked Sendable {
         update(keyPath, generation: generation) { _ in
             if case .entry(let unmanaged, _) = route {
                 let entry = unmanaged.takeUnretainedValue()
-                kept[ObjectIdentifier(entry)] = entry
+                kept[KeyOrType(object: entry)] = entry
             }
             return route
         }
@@ -132,7 +132,7 @@ final class MemoTable: @unchecked Sendable {
         _ keyPath: AnyKeyPath, generation: UInt64, _ learn: (KeyRecord) -> Route?
     ) {
         let generationWord = UInt(truncatingIfNeeded: generation)
-        var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
+        var evicted: [KeyOrType: AnyKeyPath] = [:]
         defer { withExtendedLifetime(evicted) {} }  // released outside the lock
         lock.withLock {
             guard let record = record(for: keyPath, evicting: &evicted) else { return }
@@ -158,10 +158,10 @@ final class MemoTable: @unchecked Sendable {
 
     /// Whether `remember` would record `keyPath`, noting a first sighting (README: `remembers`).
     func remembers(_ keyPath: AnyKeyPath) -> Bool {
-        var evicted: [ObjectIdentifier: AnyKeyPath] = [:]
+        var evicted: [KeyOrType: AnyKeyPath] = [:]
         defer { withExtendedLifetime(evicted) {} }  // released outside the lock
         return lock.withLock {
-            recordsByObject[ObjectIdentifier(keyPath)] != nil
+            recordsByObject[KeyOrType(object: keyPath)] != nil
                 || !noteFirstSighting(of: keyPath, evicting: &evicted)
         }
     }
@@ -170,9 +170,9 @@ final class MemoTable: @unchecked Sendable {
     /// not there yet. Call with `lock` locked.
     @discardableResult
     private func noteFirstSighting(
-        of keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
+        of keyPath: AnyKeyPath, evicting evicted: inout [KeyOrType: AnyKeyPath]
     ) -> Bool {
-        let object = ObjectIdentifier(keyPath)
+        let object = KeyOrType(object: keyPath)
         if seenOnce.count >= Self.seenLimit, seenOnce[object] == nil { swap(&evicted, &seenOnce) }
         var first = false
         func firstSighting() -> AnyKeyPath {
@@ -187,9 +187,9 @@ final class MemoTable: @unchecked Sendable {
     /// The key's record, with a slot for the object as `remember` says, or `nil`. Call with
     /// `lock` locked.
     private func record(
-        for keyPath: AnyKeyPath, evicting evicted: inout [ObjectIdentifier: AnyKeyPath]
+        for keyPath: AnyKeyPath, evicting evicted: inout [KeyOrType: AnyKeyPath]
     ) -> KeyRecord? {
-        let object = ObjectIdentifier(keyPath)
+        let object = KeyOrType(object: keyPath)
         if let record = recordsByObject[object] { return record }
         guard seenOnce.removeValue(forKey: object) != nil else {
             noteFirstSighting(of: keyPath, evicting: &evicted)
@@ -201,7 +201,7 @@ final class MemoTable: @unchecked Sendable {
         guard record.objects.count < keyLimit else { return nil }
         if record.objects.isEmpty { records[key] = record }
         record.objects.append(keyPath)
-        recordsByObject[ObjectIdentifier(keyPath)] = record
+        recordsByObject[KeyOrType(object: keyPath)] = record
         objectCount += 1
         if objectCount * 2 > tables[tables.count - 1].capacity {
             publish(tables[tables.count - 1].copy(capacity: tables[tables.count - 1].capacity * 2))

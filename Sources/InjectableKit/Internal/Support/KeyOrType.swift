@@ -13,7 +13,13 @@ struct KeyOrType: Hashable {
     }
 
     init(registry: UInt64, type: ObjectIdentifier) {
-        (self.registry, key, self.type, hash) = (registry, nil, type, type.hashValue)
+        (self.registry, key, self.type, hash) = (registry, nil, type, Int(bitPattern: type))
+    }
+
+    /// An object by identity, as the memo's tables by keypath object file it: one key type for
+    /// every table, whose conformance a process looks up once (see the note above).
+    init(object: AnyObject) {
+        self.init(registry: 0, type: ObjectIdentifier(object))
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
