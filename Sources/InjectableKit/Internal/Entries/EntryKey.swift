@@ -4,8 +4,8 @@ struct EntryKey: Hashable, @unchecked Sendable {
     let site: Site
     let type: ObjectIdentifier
     let registration: Registration
-    /// What `Site` hashes and the type, folded once: a dictionary rehashes its keys as it grows,
-    /// and the hasher then takes one word.
+    /// What `Site` hashes, the type and the keypath's hash, folded once: a dictionary rehashes
+    /// its keys as it grows, and hashing a keypath walks its components.
     private let folded: UInt
 
     /// What tells apart registrations that share a helper's call site.
@@ -18,13 +18,25 @@ struct EntryKey: Hashable, @unchecked Sendable {
         /// The override whose factory called the helper, so that a replaced override's running
         /// build never fills its replacement's entry; with a subscript helper's arguments.
         case override(AnyOverride, AnyKeyPath?)
+
+        /// The keypath that tells this registration apart, if any.
+        var keyPath: AnyKeyPath? {
+            switch self {
+            case .argument(let keyPath), .owner(let keyPath), .override(_, let keyPath?): keyPath
+            case .site, .override: nil
+            }
+        }
     }
 
     init(site: Site, type: ObjectIdentifier, registration: Registration = .site) {
         self.site = site
         self.type = type
         self.registration = registration
-        self.folded = Site.fold(UInt(bitPattern: type), site.folded)
+        var folded = Site.fold(UInt(bitPattern: type), site.folded)
+        if let keyPath = registration.keyPath {
+            folded = Site.fold(folded, UInt(bitPattern: keyPath.hashValue))
+        }
+        self.folded = folded
     }
 
     var argument: AnyKeyPath? {
@@ -62,19 +74,10 @@ struct EntryKey: Hashable, @unchecked Sendable {
 
     /// What a dictionary probes with (see ``seededHash(_:seed:)``).
     func _rawHashValue(seed: Int) -> Int {
-        switch registration {
-        case .argument(let keyPath), .owner(let keyPath), .override(_, let keyPath?):
-            seededHash(folded ^ UInt(bitPattern: keyPath.hashValue), seed: seed)
-        case .site, .override: seededHash(folded, seed: seed)
-        }
+        seededHash(folded, seed: seed)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(folded)
-        switch registration {
-        case .argument(let keyPath), .owner(let keyPath), .override(_, let keyPath?):
-            hasher.combine(keyPath)
-        case .site, .override: break
-        }
     }
 }
