@@ -11,7 +11,19 @@ extension Resolver {
                     scope: scope, site: site, timeToLive: timeToLive,
                     decoration: decorate.map(Decoration.init)))
         }
-        let thread = ThreadState.current
+        return ThreadState.unmanagedCurrent._withUnsafeGuaranteedRef {
+            scoped(
+                scope, make, site: site, token: token, timeToLive: timeToLive, decorate: decorate,
+                on: $0)
+        }
+    }
+
+    /// On the thread's state, borrowed: its key keeps it alive.
+    private static func scoped<Value>(
+        _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
+        timeToLive: TimeToLive?, decorate: (@Sendable (inout Value) -> Void)?,
+        on thread: ThreadState
+    ) -> Value {
         let frame = thread.frame(for: token)
         frame?.learnName(site.function)
         // The token of a frame an override serves: the instance is that override's.
