@@ -68,12 +68,18 @@ struct FrameHandle {
         state._withUnsafeGuaranteedRef { body(&$0.frames[index]) }
     }
 
-    var keyPath: AnyKeyPath { withFrame { $0.keyPath } }
-    var valueType: Any.Type { withFrame { $0.valueType } }
-    var layer: OverrideRegistry? { withFrame { $0.layer } }
-    var override: AnyOverride? { withFrame { $0.override } }
-    var pending: PendingReads.View? { withFrame { $0.pending } }
-    var resolvedReplacedValue: Bool { withFrame { $0.resolvedReplacedValue } }
+    /// A read: no uniqueness check of the frames' buffer, as an in-place write makes.
+    @inline(__always)
+    private func read<Result>(_ field: (borrowing Frame) -> Result) -> Result {
+        state._withUnsafeGuaranteedRef { field($0.frames[index]) }
+    }
+
+    var keyPath: AnyKeyPath { read { $0.keyPath } }
+    var valueType: Any.Type { read { $0.valueType } }
+    var layer: OverrideRegistry? { read { $0.layer } }
+    var override: AnyOverride? { read { $0.override } }
+    var pending: PendingReads.View? { read { $0.pending } }
+    var resolvedReplacedValue: Bool { read { $0.resolvedReplacedValue } }
 
     /// Unless named first: by its first helper, or the caller of a resolution in its getter.
     func learnName(_ name: StaticString) {
