@@ -22,7 +22,7 @@ struct Frame {
     /// one called after another returned follows it, which one key cannot be served from.
     fileprivate(set) var helpersRunning = 0
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
-    fileprivate(set) var scope: Injections.Scope?
+    fileprivate(set) var scope: Injections.Scope.Summary?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     fileprivate(set) var built = false
     /// Whether the override resolved its own key: that value was decorated as it was built.
@@ -94,7 +94,7 @@ struct FrameHandle {
             }
             if $0.helperCount == 0 { $0.pending?.end() }
             $0.helperCount += 1
-            $0.scope = scope
+            $0.scope = scope.summary
         }
     }
 
