@@ -100,13 +100,15 @@ struct FrameHandle {
 
     func helperFound(_ entry: Entry) { withFrame { $0.helperEntry = entry } }
 
-    func helperBuilds() { withFrame { $0.built = true } }
-
     func replacedValueResolved() { withFrame { $0.resolvedReplacedValue = true } }
 
     /// The frame is not held while the factory runs: its resolutions push frames, which move it.
-    func runHelper<Value>(_ make: () -> Value) -> Value {
-        withFrame { $0.helpersRunning += 1 }
+    /// `builds`: the helper builds its instance, rather than reusing a cached one.
+    func runHelper<Value>(builds: Bool, _ make: () -> Value) -> Value {
+        withFrame {
+            if builds { $0.built = true }
+            $0.helpersRunning += 1
+        }
         defer { withFrame { $0.helpersRunning -= 1 } }
         return make()
     }

@@ -36,9 +36,9 @@ extension Resolver {
             return value
         }
         // NB: no `owner?.runHelper(make) ?? make()`: `Value?` would look its metadata up here.
-        func run() -> Value {
+        func run(builds: Bool = false) -> Value {
             guard let owner else { return build(for: nil) }
-            return owner.runHelper { build(for: owner) }
+            return owner.runHelper(builds: builds) { build(for: owner) }
         }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
@@ -71,8 +71,7 @@ extension Resolver {
         if scope.kind == .graph {
             guard thread.depth > 0 else { return run() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
-            owner?.helperBuilds()
-            let value = run()
+            let value = run(builds: true)
             if !isNil(value) { thread.graph[key] = makeCell(value) }
             return value
         }
@@ -102,7 +101,6 @@ extension Resolver {
             thread.noteEntryRead(entry, fromFrameAt: (owner?.index ?? thread.frames.count) - 1)
             let obtained = entry.obtain(
                 {
-                    owner?.helperBuilds()
                     // Nested resolutions take frames, to record what this is built from.
                     thread.buildStack.append(entry)
                     MemoTable.beginDetour()
@@ -111,7 +109,7 @@ extension Resolver {
                         thread.buildStack.removeLast()
                     }
                     if let pending = owner?.pending { recordPending(pending, as: entry) }
-                    return run()
+                    return run(builds: true)
                 },
                 keepIf: {
                     // What the getter read before its helper may have changed: then not kept.
