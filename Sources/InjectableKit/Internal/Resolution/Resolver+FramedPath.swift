@@ -256,11 +256,14 @@ extension Resolver {
     ) {
         // A keypath with arguments is a new object at each evaluation, which a slot would keep.
         if frame.helperEntry?.key.argument != nil { return }
-        guard Core.shared.memo.remembers(keyPath) else { return }
-        let learned =
-            entryRoute(of: frame, holding: value)
-            ?? (frame.helperCount == 0 ? .plainGetter : .getter)
-        Core.shared.memo.remember(keyPath, learned, generation: generation)
+        // Borrowed: the core holds its memo for good.
+        Unmanaged.passUnretained(Core.shared.memo)._withUnsafeGuaranteedRef { memo in
+            guard memo.remembers(keyPath) else { return }
+            let learned =
+                entryRoute(of: frame, holding: value)
+                ?? (frame.helperCount == 0 ? .plainGetter : .getter)
+            memo.remember(keyPath, learned, generation: generation)
+        }
     }
 
     /// The entry of the frame's one helper, if it holds `value`; its view if of another type.
