@@ -76,21 +76,21 @@ extension Resolver {
             return value
         }
 
-        // The frame knows its layer: no need to read the task-local value.
-        let storage =
-            if let owner {
-                owner.layer?.storage(for: scope) ?? scope.storage
-            } else {
-                OverrideRegistry.current.storage(for: scope)
-            }
+        // The frame knows its layer: no need to read the task-local value. Borrowed: the scope
+        // holds its own storage, a layer (which its binding holds) its storages for good.
+        let storage = Unmanaged.passUnretained(
+            owner.map { $0.layer?.storage(for: scope) ?? scope.storage }
+                ?? OverrideRegistry.current.storage(for: scope))
         // NB: a slot, not `Value?`, whose metadata would be looked up here on every call.
         let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { slot.deallocate() }
         while true {
-            let entry = storage.entry(for: key) {
-                Entry(
-                    key: key, owner: owner?.keyPath, holdsWeakly: scope.kind == .shared,
-                    timeToLive: timeToLive ?? scope.expiration)
+            let entry = storage._withUnsafeGuaranteedRef {
+                $0.entry(for: key) {
+                    Entry(
+                        key: key, owner: owner?.keyPath, holdsWeakly: scope.kind == .shared,
+                        timeToLive: timeToLive ?? scope.expiration)
+                }
             }
             owner?.helperFound(entry)
             // Recorded before the entry is read, for the same reason as a key's edge.
