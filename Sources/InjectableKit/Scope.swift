@@ -29,11 +29,26 @@ extension Injections {
         let expiration: TimeToLive?
         let kind: Kind
         let storage = ScopeStorage()
+        /// Its name and kind, which a frame keeps instead of the scope: the registry holds
+        /// scopes weakly, so each retain of one takes the runtime's slow path.
+        let summary: Summary
+
+        /// What diagnostics read of a scope.
+        final class Summary: Sendable {
+            let name: String
+            let kind: Kind
+
+            init(name: String, kind: Kind) {
+                self.name = name
+                self.kind = kind
+            }
+        }
 
         init(name: String, kind: Kind, timeToLive: TimeToLive? = nil) {
             self.name = name
             self.kind = kind
             self.expiration = timeToLive
+            summary = Summary(name: name, kind: kind)
             Self.registry.add(self)
         }
 

@@ -59,7 +59,8 @@ enum Diagnostics {
         let parent = thread.frames.last
         if active {
             let node = Injections.DependencyGraph.Node(
-                key: Failure.name(of: frame), scope: (frame.scope ?? .unique).name,
+                key: Failure.name(of: frame),
+                scope: frame.scope?.name ?? Injections.Scope.unique.name,
                 overridden: frame.servedByOverride)
             let event = Injections.TraceEvent.resolved(
                 key: node.key, scope: node.scope, built: frame.built || frame.helperCount == 0,

@@ -5,8 +5,8 @@ final class VerificationRun: @unchecked Sendable {
     // @unchecked: the mutable state is guarded by `lock`; `done` is thread-safe.
     private struct Node {
         var name: String
-        /// `Scope.unique` where the resolution called no scope helper.
-        var scope: Injections.Scope
+        /// `Scope.unique`'s where the resolution called no scope helper.
+        var scope: Injections.Scope.Summary
         var holdsObject: Bool
     }
 
@@ -28,7 +28,8 @@ final class VerificationRun: @unchecked Sendable {
     /// Records a finished resolution on this run's thread, and its edge from `parent`.
     func resolved(_ frame: Frame, parent: Frame?, holdsObject: Bool) {
         let node = Node(
-            name: Failure.name(of: frame), scope: frame.scope ?? .unique, holdsObject: holdsObject)
+            name: Failure.name(of: frame), scope: frame.scope ?? Injections.Scope.unique.summary,
+            holdsObject: holdsObject)
         lock.withLock {
             nodes[frame.token] = node
             if let parent { edges.append((parent.token, frame.token)) }

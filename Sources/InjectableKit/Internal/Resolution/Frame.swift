@@ -22,7 +22,7 @@ struct Frame {
     /// one called after another returned follows it, which one key cannot be served from.
     fileprivate(set) var helpersRunning = 0
     /// The scope of the frame's helper, for diagnostics (`nil`: no helper, unique).
-    fileprivate(set) var scope: Injections.Scope?
+    fileprivate(set) var scope: Injections.Scope.Summary?
     /// Whether the frame's helper built its instance (rather than reusing a cached one).
     fileprivate(set) var built = false
     /// Whether the override resolved its own key: that value was decorated as it was built.
@@ -68,12 +68,18 @@ struct FrameHandle {
         state._withUnsafeGuaranteedRef { body(&$0.frames[index]) }
     }
 
-    var keyPath: AnyKeyPath { withFrame { $0.keyPath } }
-    var valueType: Any.Type { withFrame { $0.valueType } }
-    var layer: OverrideRegistry? { withFrame { $0.layer } }
-    var override: AnyOverride? { withFrame { $0.override } }
-    var pending: PendingReads.View? { withFrame { $0.pending } }
-    var resolvedReplacedValue: Bool { withFrame { $0.resolvedReplacedValue } }
+    /// A read: no uniqueness check of the frames' buffer, as an in-place write makes.
+    @inline(__always)
+    private func read<Result>(_ field: (borrowing Frame) -> Result) -> Result {
+        state._withUnsafeGuaranteedRef { field($0.frames[index]) }
+    }
+
+    var keyPath: AnyKeyPath { read { $0.keyPath } }
+    var valueType: Any.Type { read { $0.valueType } }
+    var layer: OverrideRegistry? { read { $0.layer } }
+    var override: AnyOverride? { read { $0.override } }
+    var pending: PendingReads.View? { read { $0.pending } }
+    var resolvedReplacedValue: Bool { read { $0.resolvedReplacedValue } }
 
     /// Unless named first: by its first helper, or the caller of a resolution in its getter.
     func learnName(_ name: StaticString) {
@@ -88,19 +94,21 @@ struct FrameHandle {
             }
             if $0.helperCount == 0 { $0.pending?.end() }
             $0.helperCount += 1
-            $0.scope = scope
+            $0.scope = scope.summary
         }
     }
 
     func helperFound(_ entry: Entry) { withFrame { $0.helperEntry = entry } }
 
-    func helperBuilds() { withFrame { $0.built = true } }
-
     func replacedValueResolved() { withFrame { $0.resolvedReplacedValue = true } }
 
     /// The frame is not held while the factory runs: its resolutions push frames, which move it.
-    func runHelper<Value>(_ make: () -> Value) -> Value {
-        withFrame { $0.helpersRunning += 1 }
+    /// `builds`: the helper builds its instance, rather than reusing a cached one.
+    func runHelper<Value>(builds: Bool, _ make: () -> Value) -> Value {
+        withFrame {
+            if builds { $0.built = true }
+            $0.helpersRunning += 1
+        }
         defer { withFrame { $0.helpersRunning -= 1 } }
         return make()
     }

@@ -56,12 +56,14 @@ extension Resolver {
             }
             lookup = .unknown  // a change emptied the box: look again
         }
-        let registry: OverrideRegistry? =
+        // Borrowed: the core holds its overrides for good, and a layer's binding holds the layer.
+        let registry: Unmanaged<OverrideRegistry>? =
             switch lookup {
-            case .layered: Layers.current
-            case .unknown, .observed: Core.shared.overrides
+            case .layered: Layers.current.map(Unmanaged.passUnretained)
+            case .unknown, .observed: .passUnretained(Core.shared.overrides)
             case .entry, .plainGetter, .getter, .override: nil
             }
+        let layer = registry?._withUnsafeGuaranteedRef(\.isLayer) == true ? registry : nil
         if let registry {
             // The factory of this key's own override may ask for the value it replaces.
             if MemoTable.hasDetours, let replacing = replacedLookup(keyPath, on: thread) {
@@ -76,21 +78,23 @@ extension Resolver {
                 lookup = .getter
             } else {
                 AutoRegistration.ensure()
-                if let override = overrideRecordingDependency(keyPath, in: registry, on: thread) {
+                if let override = registry._withUnsafeGuaranteedRef({
+                    overrideRecordingDependency(keyPath, in: $0, on: thread)
+                }) {
                     // Only a global override: slots describe the global registry.
                     if case .unknown = lookup, override.servedBy === Core.shared.overrides {
                         Core.shared.memo.remember(
                             keyPath, override: override.override, generation: generation)
                     }
                     return resolve(
-                        keyPath, with: override.override, in: registry.isLayer ? registry : nil,
+                        keyPath, with: override.override, in: layer?.takeUnretainedValue(),
                         token: token, caller: caller, on: thread)
                 }
             }
         }
         let frameToken = enter(
-            keyPath, of: Value.self, in: registry?.isLayer == true ? registry : nil, token: token,
-            caller: caller, on: thread)
+            keyPath, of: Value.self, in: layer?.takeUnretainedValue(), token: token, caller: caller,
+            on: thread)
         let value = apply(frameToken)
         let frame = exit(on: thread, returning: value, lookup: lookup)
         if case .unknown = lookup {
@@ -256,11 +260,14 @@ extension Resolver {
     ) {
         // A keypath with arguments is a new object at each evaluation, which a slot would keep.
         if frame.helperEntry?.key.argument != nil { return }
-        guard Core.shared.memo.remembers(keyPath) else { return }
-        let learned =
-            entryRoute(of: frame, holding: value)
-            ?? (frame.helperCount == 0 ? .plainGetter : .getter)
-        Core.shared.memo.remember(keyPath, learned, generation: generation)
+        // Borrowed: the core holds its memo for good.
+        Unmanaged.passUnretained(Core.shared.memo)._withUnsafeGuaranteedRef { memo in
+            guard memo.remembers(keyPath) else { return }
+            let learned =
+                entryRoute(of: frame, holding: value)
+                ?? (frame.helperCount == 0 ? .plainGetter : .getter)
+            memo.remember(keyPath, learned, generation: generation)
+        }
     }
 
     /// The entry of the frame's one helper, if it holds `value`; its view if of another type.

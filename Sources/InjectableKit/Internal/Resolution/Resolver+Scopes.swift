@@ -11,7 +11,19 @@ extension Resolver {
                     scope: scope, site: site, timeToLive: timeToLive,
                     decoration: decorate.map(Decoration.init)))
         }
-        let thread = ThreadState.current
+        return ThreadState.unmanagedCurrent._withUnsafeGuaranteedRef {
+            scoped(
+                scope, make, site: site, token: token, timeToLive: timeToLive, decorate: decorate,
+                on: $0)
+        }
+    }
+
+    /// On the thread's state, borrowed: its key keeps it alive.
+    private static func scoped<Value>(
+        _ scope: Injections.Scope, _ make: () -> Value, site: Site, token: UInt64,
+        timeToLive: TimeToLive?, decorate: (@Sendable (inout Value) -> Void)?,
+        on thread: ThreadState
+    ) -> Value {
         let frame = thread.frame(for: token)
         frame?.learnName(site.function)
         // The token of a frame an override serves: the instance is that override's.
@@ -24,9 +36,9 @@ extension Resolver {
             return value
         }
         // NB: no `owner?.runHelper(make) ?? make()`: `Value?` would look its metadata up here.
-        func run() -> Value {
+        func run(builds: Bool = false) -> Value {
             guard let owner else { return build(for: nil) }
-            return owner.runHelper { build(for: owner) }
+            return owner.runHelper(builds: builds) { build(for: owner) }
         }
         var argument: AnyKeyPath? = nil
         if site.isSubscript {
@@ -59,27 +71,26 @@ extension Resolver {
         if scope.kind == .graph {
             guard thread.depth > 0 else { return run() }
             if let cell = thread.graph[key] { return cell.value(as: Value.self) }
-            owner?.helperBuilds()
-            let value = run()
+            let value = run(builds: true)
             if !isNil(value) { thread.graph[key] = makeCell(value) }
             return value
         }
 
-        // The frame knows its layer: no need to read the task-local value.
-        let storage =
-            if let owner {
-                owner.layer?.storage(for: scope) ?? scope.storage
-            } else {
-                OverrideRegistry.current.storage(for: scope)
-            }
+        // The frame knows its layer: no need to read the task-local value. Borrowed: the scope
+        // holds its own storage, a layer (which its binding holds) its storages for good.
+        let storage = Unmanaged.passUnretained(
+            owner.map { $0.layer?.storage(for: scope) ?? scope.storage }
+                ?? OverrideRegistry.current.storage(for: scope))
         // NB: a slot, not `Value?`, whose metadata would be looked up here on every call.
         let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { slot.deallocate() }
         while true {
-            let entry = storage.entry(for: key) {
-                Entry(
-                    key: key, owner: owner?.keyPath, holdsWeakly: scope.kind == .shared,
-                    timeToLive: timeToLive ?? scope.expiration)
+            let entry = storage._withUnsafeGuaranteedRef {
+                $0.entry(for: key) {
+                    Entry(
+                        key: key, owner: owner?.keyPath, holdsWeakly: scope.kind == .shared,
+                        timeToLive: timeToLive ?? scope.expiration)
+                }
             }
             owner?.helperFound(entry)
             // Recorded before the entry is read, for the same reason as a key's edge.
@@ -90,7 +101,6 @@ extension Resolver {
             thread.noteEntryRead(entry, fromFrameAt: (owner?.index ?? thread.frames.count) - 1)
             let obtained = entry.obtain(
                 {
-                    owner?.helperBuilds()
                     // Nested resolutions take frames, to record what this is built from.
                     thread.buildStack.append(entry)
                     MemoTable.beginDetour()
@@ -99,7 +109,7 @@ extension Resolver {
                         thread.buildStack.removeLast()
                     }
                     if let pending = owner?.pending { recordPending(pending, as: entry) }
-                    return run()
+                    return run(builds: true)
                 },
                 keepIf: {
                     // What the getter read before its helper may have changed: then not kept.
