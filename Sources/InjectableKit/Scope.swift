@@ -23,15 +23,15 @@ extension Injections {
             case unique, shared, cached, application, graph
         }
 
-        /// The scope's name, for diagnostics: its ``description``.
-        let name: String
         /// The time to live, in a form the deployment floor can hold (see `TimeToLive`).
         let expiration: TimeToLive?
-        let kind: Kind
         let storage = ScopeStorage()
         /// Its name and kind, which a frame keeps instead of the scope: the registry holds
         /// scopes weakly, so each retain of one takes the runtime's slow path.
         let summary: Summary
+        /// The scope's name, for diagnostics: its ``description``.
+        var name: String { summary.name }
+        var kind: Kind { summary.kind }
 
         /// What diagnostics read of a scope.
         final class Summary: Sendable {
@@ -45,8 +45,6 @@ extension Injections {
         }
 
         init(name: String, kind: Kind, timeToLive: TimeToLive? = nil) {
-            self.name = name
-            self.kind = kind
             self.expiration = timeToLive
             summary = Summary(name: name, kind: kind)
             Self.registry.add(self)
